@@ -1,0 +1,114 @@
+# headroom: top-level build. `make demo` and `make test` are the entry points.
+#
+#   make            build library, binaries, BPF programs and tests
+#   make demo       install missing packages (as root), build, run the demo
+#   make test       install, build, run every test: "N passed, N failed"
+#   make SAN=1 test the same, built with -fsanitize=address,undefined
+#   make SAN=thread test   ... with ThreadSanitizer
+#   make format     rewrite sources with clang-format
+#   make check-format   fail when a source is not clang-formatted
+
+CC      ?= gcc
+CLANG   ?= clang
+SAN     ?=
+
+ifeq ($(SAN),)
+BUILD   ?= build
+SANFLAGS :=
+else ifeq ($(SAN),thread)
+BUILD   ?= build-tsan
+SANFLAGS := -fsanitize=thread
+else
+BUILD   ?= build-asan
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	    -fno-omit-frame-pointer
+endif
+
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
+	   -Wno-missing-field-initializers -D_GNU_SOURCE -pthread \
+	   -Iinclude -Isrc $(SANFLAGS)
+LDFLAGS += -pthread $(SANFLAGS)
+LDLIBS  += -lbpf -lelf -lz -lpcap -lm
+
+BPF_CFLAGS ?= -O2 -g -target bpf -Wall -Wno-unused-value \
+	      -I/usr/include/$(shell uname -m)-linux-gnu -Iprogs/include
+
+LIB_SRCS  := $(wildcard src/bpf/*.c src/maps/*.c src/core/*.c src/dev/*.c)
+CLI_SRCS  := $(filter-out src/cli/conformance_plugin.c,$(wildcard src/cli/*.c))
+TEST_SRCS := $(wildcard tests/test_*.c)
+TEST_LIB_SRCS := $(filter-out $(TEST_SRCS),$(wildcard tests/*.c))
+BENCH_SRCS := $(wildcard bench/*.c)
+PROG_SRCS := $(wildcard progs/*.bpf.c)
+
+LIB       := $(BUILD)/libheadroom.a
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+TEST_LIB_OBJS := $(TEST_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
+PROG_OBJS := $(PROG_SRCS:progs/%.bpf.c=$(BUILD)/progs/%.o)
+BINS      := $(BUILD)/bin/headroom $(BUILD)/bin/headroom-conformance-plugin
+
+FORMAT_SRCS := $(shell find include src tests bench progs -name '*.[ch]' 2>/dev/null)
+
+.PHONY: all deps demo test bench format check-format clean
+.SUFFIXES:
+
+all: $(BINS) $(PROG_OBJS) $(TEST_BINS) $(BENCH_BINS)
+
+deps:
+	@scripts/install-deps.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/bin/headroom demo
+
+test: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) tests/run.sh $(TEST_BINS)
+
+bench: all
+	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/bin/headroom: $(CLI_OBJS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/bin/headroom-conformance-plugin: $(BUILD)/obj/src/cli/conformance_plugin.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_LIB_OBJS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(TEST_LIB_OBJS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/progs/%.o: progs/%.bpf.c $(wildcard progs/include/*.h)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+format:
+	clang-format -i $(FORMAT_SRCS)
+
+check-format:
+	@bad=$$(for f in $(FORMAT_SRCS); do \
+		clang-format --dry-run --Werror $$f >/dev/null 2>&1 || echo $$f; done); \
+	if [ -n "$$bad" ]; then echo "not clang-formatted:"; echo "$$bad"; exit 1; fi; \
+	echo "format ok"
+
+clean:
+	rm -rf build build-asan build-tsan
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

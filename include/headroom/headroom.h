@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* headroom: a userspace XDP datapath. The whole public API. */
+#ifndef HEADROOM_H
+#define HEADROOM_H
+
+#include "opts.h"
+#include "object.h"
+#include "map.h"
+#include "test_run.h"
+
+#endif /* HEADROOM_H */

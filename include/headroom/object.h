@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Objects: ELF files from clang -target bpf, with their programs and maps.
+ * No kernel is needed to open one.
+ */
+#ifndef HEADROOM_OBJECT_H
+#define HEADROOM_OBJECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "opts.h"
+
+struct hr_object;
+struct hr_prog;
+struct hr_map;
+
+struct hr_object_open_opts {
+	size_t sz;
+	/* Receives a one-line message naming the object, section and
+	 * instruction when opening fails. */
+	char *errbuf;
+	size_t errbuf_sz;
+	/* Worker count: number of per-CPU copies in per-CPU maps (default 1). */
+	unsigned int ncpus;
+	/* "xdp" or "tc": the program type of every program, whatever its
+	 * section name says (NULL: from the section). */
+	const char *force_type;
+};
+
+/* Opens and loads @path; 0 or -errno with opts->errbuf filled. */
+int hr_object_open(const char *path, const struct hr_object_open_opts *opts,
+		   struct hr_object **obj);
+void hr_object_close(struct hr_object *obj);
+
+unsigned int hr_object_prog_count(const struct hr_object *obj);
+struct hr_prog *hr_object_prog(const struct hr_object *obj, unsigned int i);
+/*
+ * The program whose function name or section name is @sel; with @sel NULL
+ * the first program. NULL when there is none.
+ */
+struct hr_prog *hr_object_find_prog(const struct hr_object *obj,
+				    const char *sel);
+
+unsigned int hr_object_map_count(const struct hr_object *obj);
+struct hr_map *hr_object_map(const struct hr_object *obj, unsigned int i);
+struct hr_map *hr_object_find_map(const struct hr_object *obj,
+				  const char *name);
+
+const char *hr_prog_name(const struct hr_prog *prog);
+const char *hr_prog_section(const struct hr_prog *prog);
+/* "xdp", "xdp/devmap", "xdp/cpumap" or "tc". */
+const char *hr_prog_type_name(const struct hr_prog *prog);
+unsigned int hr_prog_insn_count(const struct hr_prog *prog);
+/* Name of return value @ret for this program type ("XDP_PASS",
+ * "TC_ACT_OK"), or NULL when the value has no name. */
+const char *hr_prog_action_name(const struct hr_prog *prog, uint64_t ret);
+
+#endif /* HEADROOM_OBJECT_H */

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Installs the Debian packages headroom builds and tests with, when missing.
+# As root it runs apt-get; otherwise it names what is missing and fails.
+set -e
+pkgs="clang llvm make gcc libbpf-dev libelf-dev libpcap-dev libxdp-dev \
+zlib1g-dev iproute2 libc6-dev-i386 clang-format"
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing packages:$missing (run as root or install them)" >&2
+	exit 1
+fi
+echo "install-deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get install -y --no-install-recommends $missing >/dev/null ||
+	{ apt-get update >/dev/null && apt-get install -y --no-install-recommends $missing >/dev/null; }

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a run of each program type carries: the context the program sees
+ * (r1) and the kernel object behind it, which helpers reach through
+ * run->priv. The packet pointer fields of the UAPI contexts are 32 bits;
+ * frames live below 4 GiB (core/pool.h), so they hold real addresses.
+ */
+#ifndef HR_BPF_CTX_H
+#define HR_BPF_CTX_H
+
+#include <stdint.h>
+#include <linux/bpf.h>
+
+#include "vm.h"
+#include "../core/xdp.h"
+
+struct hr_skb;
+
+/* run->ctx for XDP programs; run->priv is the same struct. */
+struct hr_xdp_ctx {
+	struct xdp_md md;
+	struct hr_xdp_buff *xdp;
+	/* Redirect target chosen by bpf_redirect / bpf_redirect_map. */
+	uint32_t redirect_ifindex;
+	uint64_t redirect_flags;
+	struct hr_map *redirect_map;
+	uint32_t redirect_key;
+};
+
+/* run->ctx for tc programs; run->priv is the same struct. */
+struct hr_tc_ctx {
+	struct __sk_buff skb;
+	struct hr_skb *s; /* may be NULL in test runs */
+	/* The packet, as xdp_buff-style pointers inside its frame. */
+	uint8_t *head;
+	uint8_t *data;
+	uint8_t *data_end;
+	uint32_t meta_len;
+	uint32_t frame_sz;
+	uint32_t redirect_ifindex;
+	uint64_t redirect_flags;
+};
+
+static inline uint32_t hr_ptr32(const void *p)
+{
+	return (uint32_t)(uintptr_t)p;
+}
+
+/* Refreshes what the program sees after the buff moved (a helper changed
+ * data, data_meta or data_end). */
+static inline void hr_xdp_ctx_sync(struct hr_xdp_ctx *c, struct hr_run *run)
+{
+	struct hr_xdp_buff *xdp = c->xdp;
+	uint8_t *lo = hr_xdp_meta_unsupported(xdp) ? (uint8_t *)xdp->data :
+						     (uint8_t *)xdp->data_meta;
+
+	c->md.data = hr_ptr32(xdp->data);
+	c->md.data_end = hr_ptr32(xdp->data_end);
+	c->md.data_meta = hr_ptr32(xdp->data_meta);
+	run->pkt_lo = (uintptr_t)lo;
+	run->pkt_hi = (uintptr_t)xdp->data_end;
+}
+
+/* The same for tc, after data or data_end moved. */
+static inline void hr_tc_ctx_sync(struct hr_tc_ctx *c, struct hr_run *run)
+{
+	c->skb.data = hr_ptr32(c->data);
+	c->skb.data_end = hr_ptr32(c->data_end);
+	c->skb.data_meta = hr_ptr32(c->data - c->meta_len);
+	c->skb.len = (uint32_t)(c->data_end - c->data);
+	run->pkt_lo = (uintptr_t)(c->data - c->meta_len);
+	run->pkt_hi = (uintptr_t)c->data_end;
+}
+
+#endif /* HR_BPF_CTX_H */

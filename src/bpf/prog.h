@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Loaded programs and objects, and the program-type table (the kernel's
+ * bpf_verifier_ops and bpf_func_proto lookup, one entry per type).
+ */
+#ifndef HR_BPF_PROG_H
+#define HR_BPF_PROG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vm.h"
+
+struct hr_object;
+struct hr_map;
+
+/* Kernel program type numbers (enum bpf_prog_type). */
+#define HR_KPROG_SCHED_CLS 3
+#define HR_KPROG_XDP 6
+
+/* Kernel expected_attach_type values used here. */
+#define HR_ATTACH_NONE 0
+#define HR_ATTACH_XDP_DEVMAP 38 /* BPF_XDP_DEVMAP */
+#define HR_ATTACH_XDP_CPUMAP 39 /* BPF_XDP_CPUMAP */
+#define HR_ATTACH_XDP 37 /* BPF_XDP */
+
+struct hr_helper {
+	int id; /* kernel helper ID (enum bpf_func_id) */
+	const char *name; /* "bpf_map_lookup_elem" */
+	hr_helper_fn fn;
+};
+
+struct hr_kfunc {
+	const char *name;
+	hr_helper_fn fn;
+};
+
+struct hr_prog_type {
+	const char *name; /* "xdp", "tc" */
+	int kernel_type;
+	size_t ctx_size;
+	bool (*ctx_access)(const struct hr_prog *prog, int off, int size,
+			   bool write);
+	/* The helper @id if this type may call it, else NULL. */
+	const struct hr_helper *(*helper)(int id);
+	/* The kfunc @name if this type may call it, else NULL. */
+	const struct hr_kfunc *(*kfunc)(const char *name);
+	const char *(*action_name)(uint64_t ret);
+	uint64_t abort_ret;
+};
+
+extern const struct hr_prog_type hr_prog_type_xdp;
+extern const struct hr_prog_type hr_prog_type_tc;
+
+struct hr_prog {
+	char *name; /* function name */
+	char *sec; /* section name */
+	const struct hr_prog_type *type;
+	uint32_t expected_attach; /* HR_ATTACH_* */
+	bool frags; /* xdp.frags */
+	struct hr_insn *insns; /* relocated: lddw values are final */
+	uint32_t cnt;
+	/* Per instruction: resolved helper/kfunc, filled by finalize (the
+	 * loader sets kfunc entries, finalize the helper ones). */
+	hr_helper_fn *calls;
+	struct hr_vm_prog vm;
+	struct hr_object *obj;
+};
+
+struct hr_object {
+	char *path;
+	struct hr_prog **progs;
+	unsigned int nprogs;
+	struct hr_map **maps;
+	unsigned int nmaps;
+	/* Value memory of every map, built once all maps exist. */
+	struct hr_region *regions;
+	unsigned int nregions;
+	unsigned int ncpus;
+};
+
+/* Program type for a section name (libbpf's and iproute2's conventions),
+ * with the expected attach type and frags flag; NULL if not runnable. */
+const struct hr_prog_type *hr_prog_type_for_section(const char *sec,
+						    uint32_t *attach,
+						    bool *frags);
+const struct hr_prog_type *hr_prog_type_by_name(const char *name);
+
+/*
+ * Makes a relocated program runnable: validates every instruction, resolves
+ * helper calls through the program type, checks context accesses it can
+ * prove, and fills prog->vm. On failure writes "section 'S' insn N: why"
+ * to @err and returns -errno.
+ */
+int hr_prog_finalize(struct hr_prog *prog, char *err, size_t errsz);
+
+/* Builds obj->regions from its maps; 0 or -ENOMEM. */
+int hr_object_build_regions(struct hr_object *obj);
+
+/* Fills @run for @prog: vm, regions and maps of its object. */
+void hr_prog_run_init(const struct hr_prog *prog, struct hr_run *run,
+		      void *ctx);
+
+void hr_prog_free(struct hr_prog *prog);
+
+/* Kernel name of helper @id ("bpf_map_lookup_elem"), or NULL. */
+const char *hr_helper_name(int id);
+
+#endif /* HR_BPF_PROG_H */

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The state of one program run, shared by the engines and the helpers.
+ *
+ * A run may touch: its stack (512 bytes a frame, frames at or above the
+ * current one), its context (through the program type's field rules), the
+ * packet [pkt_lo, pkt_hi) and the object-wide regions (map values, global
+ * data). Everything else ends the run with a counted abort reason.
+ */
+#ifndef HR_BPF_VM_H
+#define HR_BPF_VM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isa.h"
+
+struct hr_run;
+struct hr_prog;
+struct hr_map;
+
+/* Why a run ended early. Keep hr_abort_str() in step. */
+enum hr_abort {
+	HR_ABORT_NONE = 0,
+	HR_ABORT_OOB_LOAD, /* load outside every region */
+	HR_ABORT_OOB_STORE, /* store outside every writable region */
+	HR_ABORT_CTX_ACCESS, /* context field the program type forbids */
+	HR_ABORT_RDONLY, /* store or atomic on read-only memory */
+	HR_ABORT_JUMP, /* jump or fall-through out of the program */
+	HR_ABORT_CALL_DEPTH, /* more than HR_MAX_CALL_FRAMES frames */
+	HR_ABORT_BUDGET, /* instruction budget exhausted */
+	HR_ABORT_BAD_INSN, /* invalid instruction reached */
+	HR_ABORT_HELPER_ARG, /* helper given a bad pointer or map */
+	HR_ABORT_UNKNOWN_CALL, /* call to an unresolved helper or kfunc */
+	HR_ABORT_TAIL_CALL, /* reserved for tail-call faults */
+	HR_ABORT__MAX,
+};
+
+const char *hr_abort_str(enum hr_abort reason);
+
+/*
+ * Helpers and kfuncs share one calling convention: five BPF argument
+ * registers and the run, so that the interpreter and the JIT call the same
+ * C function (the JIT passes the run as the sixth argument).
+ */
+typedef uint64_t (*hr_helper_fn)(uint64_t r1, uint64_t r2, uint64_t r3,
+				 uint64_t r4, uint64_t r5, struct hr_run *run);
+
+#define HR_REGION_READ 0x1
+#define HR_REGION_WRITE 0x2
+
+/*
+ * A block of memory a program may touch. With @stride 0 the whole
+ * [start, end) is accessible; otherwise it is an array of elements of
+ * @stride bytes of which only [off, off + len) of each may be touched
+ * (hash map values inside their elements, say).
+ */
+struct hr_region {
+	uintptr_t start;
+	uintptr_t end;
+	uint32_t stride;
+	uint32_t off;
+	uint32_t len;
+	uint32_t flags;
+};
+
+/* A program ready to run: instructions plus their resolved calls. */
+struct hr_vm_prog {
+	const struct hr_insn *insns;
+	uint32_t cnt;
+	/* Per instruction: the helper or kfunc a call resolves to, or NULL. */
+	hr_helper_fn *calls;
+	/* Context rules (the program type's is_valid_access). */
+	size_t ctx_size;
+	bool (*ctx_access)(const struct hr_prog *prog, int off, int size,
+			   bool write);
+	const struct hr_prog *prog; /* for ctx_access; may be NULL */
+	/* Value r0 takes when a run aborts (XDP_ABORTED, TC_ACT_SHOT ...). */
+	uint64_t abort_ret;
+};
+
+#define HR_DEFAULT_BUDGET (1ull << 24)
+
+struct hr_run {
+	const struct hr_vm_prog *vm;
+	void *ctx;
+	/* The packet the program may read and write, updated by helpers. */
+	uintptr_t pkt_lo;
+	uintptr_t pkt_hi;
+	/* Object-wide regions: map values, global data. */
+	const struct hr_region *regions;
+	unsigned int nregions;
+	/* Maps the program may pass to helpers (pointer identity check). */
+	struct hr_map *const *maps;
+	unsigned int nmaps;
+	/* Instructions left before the run aborts with HR_ABORT_BUDGET. */
+	uint64_t budget;
+	/* Worker (CPU) index: selects per-CPU map values. */
+	unsigned int cpu;
+	/* Filled when a run aborts. */
+	enum hr_abort abort;
+	uint32_t abort_pc;
+	uint64_t abort_addr;
+	/* Set by a helper that ends the run normally with r0 = its result
+	 * (the conformance suite's "unwind" helper). */
+	bool unwind;
+	/* The program type's state (xdp_buff, skb ...), for helpers. */
+	void *priv;
+	/* Stack of HR_MAX_CALL_FRAMES * HR_STACK_SIZE bytes, 16-aligned. */
+	uint8_t stack[HR_MAX_CALL_FRAMES * HR_STACK_SIZE]
+		__attribute__((aligned(16)));
+};
+
+/* Prepares @run for @vm with @ctx; everything else zero / defaults. */
+void hr_run_init(struct hr_run *run, const struct hr_vm_prog *vm, void *ctx);
+
+/*
+ * Runs @vm under the interpreter with r1 = @r1, r2 = @r2. Returns r0, or
+ * vm->abort_ret with run->abort set when the run is stopped.
+ */
+uint64_t hr_interp_run(struct hr_run *run, uint64_t r1, uint64_t r2);
+
+/*
+ * For helpers: checks that [addr, addr + len) lies inside one region this
+ * run may read (or write, with @write). Returns the pointer, or NULL after
+ * recording HR_ABORT_HELPER_ARG; the helper then returns at once.
+ */
+void *hr_run_mem(struct hr_run *run, uint64_t addr, uint64_t len, bool write);
+
+/* For helpers: the map @ptr names, or NULL after HR_ABORT_HELPER_ARG. */
+struct hr_map *hr_run_map(struct hr_run *run, uint64_t ptr);
+
+/* Records an abort (first reason wins). */
+void hr_run_abort(struct hr_run *run, enum hr_abort reason, uint64_t addr);
+
+#endif /* HR_BPF_VM_H */

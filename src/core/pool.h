@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Frame pools: fixed 4 KiB frames, mapped below 4 GiB so that the 32-bit
+ * packet pointer fields of struct xdp_md and struct __sk_buff hold real
+ * addresses (the kernel rewrites those loads; we place memory instead).
+ * The pool counts the frames that are out at every moment.
+ */
+#ifndef HR_CORE_POOL_H
+#define HR_CORE_POOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HR_FRAME_SIZE 4096u
+
+struct hr_pool;
+
+/* 0 or -errno (-ENOMEM when no memory below 4 GiB is left). */
+int hr_pool_create(uint32_t nframes, struct hr_pool **pool);
+/* Frees the pool; frames still out are a bug the caller's test reports. */
+void hr_pool_destroy(struct hr_pool *pool);
+
+/* A frame, or NULL when all are out. Not zeroed. */
+void *hr_pool_get(struct hr_pool *pool);
+void hr_pool_put(struct hr_pool *pool, void *frame);
+/* The pool @frame belongs to is @pool. */
+bool hr_pool_owns(const struct hr_pool *pool, const void *frame);
+
+uint32_t hr_pool_size(const struct hr_pool *pool);
+/* Frames handed out and not yet returned. */
+uint32_t hr_pool_outstanding(const struct hr_pool *pool);
+
+#endif /* HR_CORE_POOL_H */

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * xdp_buff and xdp_frame, with the kernel's rules (include/net/xdp.h,
+ * net/core/filter.c) for metadata, head and tail adjustment and for the
+ * conversions between the two.
+ */
+#ifndef HR_CORE_XDP_H
+#define HR_CORE_XDP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HR_XDP_PACKET_HEADROOM 256u
+/* SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) on x86-64. */
+#define HR_SKB_SHINFO_SIZE 320u
+#define HR_ETH_HLEN 14u
+/* type_max(skb_shared_info.meta_len) rounded down to 4. */
+#define HR_XDP_META_MAX 252u
+#define HR_ENOTSUPP 524 /* kernel-internal ENOTSUPP */
+
+struct hr_rxq_info {
+	uint32_t ifindex;
+	uint32_t queue_index;
+	/* The device supports data_meta (drivers that do not set it have
+	 * data_meta = data + 1). */
+	bool meta_supported;
+	void *dev; /* the receiving device, for hints */
+};
+
+struct hr_xdp_buff {
+	void *data;
+	void *data_end;
+	void *data_meta;
+	void *data_hard_start;
+	struct hr_rxq_info *rxq;
+	uint32_t egress_ifindex;
+	uint32_t frame_sz;
+	uint32_t flags;
+};
+
+/* Same layout and size (40 bytes) as the kernel's struct xdp_frame; it is
+ * written at data_hard_start when a buff becomes a frame. */
+struct hr_xdp_frame {
+	void *data;
+	uint32_t len;
+	uint32_t headroom;
+	uint32_t metasize;
+	uint32_t mem_type;
+	void *dev_rx;
+	uint32_t frame_sz;
+	uint32_t flags;
+};
+
+_Static_assert(sizeof(struct hr_xdp_frame) == 40, "struct xdp_frame is 40");
+
+static inline void hr_xdp_init_buff(struct hr_xdp_buff *xdp, uint32_t frame_sz,
+				    struct hr_rxq_info *rxq)
+{
+	xdp->frame_sz = frame_sz;
+	xdp->rxq = rxq;
+	xdp->flags = 0;
+	xdp->egress_ifindex = 0;
+}
+
+/* Places @data_len bytes at @headroom into @hard_start (xdp_prepare_buff). */
+static inline void hr_xdp_prepare_buff(struct hr_xdp_buff *xdp,
+				       void *hard_start, uint32_t headroom,
+				       uint32_t data_len, bool meta_valid)
+{
+	uint8_t *data = (uint8_t *)hard_start + headroom;
+
+	xdp->data_hard_start = hard_start;
+	xdp->data = data;
+	xdp->data_end = data + data_len;
+	xdp->data_meta = meta_valid ? data : data + 1;
+}
+
+static inline bool hr_xdp_meta_unsupported(const struct hr_xdp_buff *xdp)
+{
+	return (uint8_t *)xdp->data_meta > (uint8_t *)xdp->data;
+}
+
+static inline uint32_t hr_xdp_metalen(const struct hr_xdp_buff *xdp)
+{
+	return hr_xdp_meta_unsupported(xdp) ?
+		       0 :
+		       (uint32_t)((uint8_t *)xdp->data -
+				  (uint8_t *)xdp->data_meta);
+}
+
+static inline void *hr_xdp_hard_end(const struct hr_xdp_buff *xdp)
+{
+	return (uint8_t *)xdp->data_hard_start + xdp->frame_sz -
+	       HR_SKB_SHINFO_SIZE;
+}
+
+static inline bool hr_xdp_metalen_invalid(unsigned long metalen)
+{
+	return (metalen & 3) || metalen > HR_XDP_META_MAX;
+}
+
+/* bpf_xdp_adjust_meta, _head, _tail: 0 or the kernel's error. */
+int hr_xdp_adjust_meta(struct hr_xdp_buff *xdp, int delta);
+int hr_xdp_adjust_head(struct hr_xdp_buff *xdp, int offset);
+int hr_xdp_adjust_tail(struct hr_xdp_buff *xdp, int offset);
+
+/* xdp_convert_buff_to_frame: NULL when the headroom cannot hold the frame
+ * header and the metadata (the redirect path then fails -EOVERFLOW). */
+struct hr_xdp_frame *hr_xdp_buff_to_frame(struct hr_xdp_buff *xdp);
+/* xdp_convert_frame_to_buff; restores data_meta = data - metasize. */
+void hr_xdp_frame_to_buff(const struct hr_xdp_frame *frame,
+			  struct hr_xdp_buff *xdp);
+
+#endif /* HR_CORE_XDP_H */

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#include "harness.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/bpf.h>
+
+unsigned int t_passed, t_failed;
+
+int t_done(void)
+{
+	printf("RESULT passed=%u failed=%u\n", t_passed, t_failed);
+	return t_failed ? 1 : 0;
+}
+
+bool t_have_kernel(char *why, size_t whysz)
+{
+	union bpf_attr attr;
+	long fd;
+
+	if (geteuid() != 0) {
+		snprintf(why, whysz, "not root");
+		return false;
+	}
+	/* A tiny array map proves the bpf syscall works here. */
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = 4;
+	attr.value_size = 4;
+	attr.max_entries = 1;
+	fd = syscall(__NR_bpf, BPF_MAP_CREATE, &attr, sizeof(attr));
+	if (fd < 0) {
+		snprintf(why, whysz, "bpf(BPF_MAP_CREATE): %s",
+			 strerror(errno));
+		return false;
+	}
+	close((int)fd);
+	return true;
+}
+
+int t_skip(const char *why)
+{
+	const char *req = getenv("HEADROOM_REQUIRE_KERNEL");
+
+	if (req && strcmp(req, "1") == 0) {
+		printf("FAIL: kernel required (HEADROOM_REQUIRE_KERNEL=1) "
+		       "but unavailable: %s\n", why);
+		t_failed++;
+		return t_done();
+	}
+	printf("SKIP: %s\n", why);
+	return 77;
+}
+
+const char *t_progs_dir(void)
+{
+	static char dir[4096];
+	const char *b = getenv("BUILD");
+
+	snprintf(dir, sizeof(dir), "%s/progs", b && *b ? b : "build");
+	return dir;
+}
+
+void t_hex(const void *buf, size_t len, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	const unsigned char *p = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 15];
+	}
+	out[2 * len] = '\0';
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The test harness: checks count passes and failures; every test binary
+ * ends with t_done(), which prints "RESULT passed=N failed=M" for run.sh.
+ */
+#ifndef HR_TESTS_HARNESS_H
+#define HR_TESTS_HARNESS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+extern unsigned int t_passed, t_failed;
+
+/* Counts one check; prints the failure with its location. */
+#define CHECK(cond, ...)                                                     \
+	do {                                                                 \
+		if (cond) {                                                  \
+			t_passed++;                                          \
+		} else {                                                     \
+			t_failed++;                                          \
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__,        \
+				__LINE__, #cond);                            \
+			fprintf(stderr, __VA_ARGS__);                        \
+			fputc('\n', stderr);                                 \
+		}                                                            \
+	} while (0)
+
+#define CHECK_EQ(a, b)                                                       \
+	CHECK((long long)(a) == (long long)(b), "%lld != %lld",              \
+	      (long long)(a), (long long)(b))
+
+/* Prints the RESULT line; the binary's exit status. */
+int t_done(void);
+
+/*
+ * Whether the live kernel can serve as oracle (root, bpf syscall). When it
+ * cannot, t_skip() prints why and returns the exit status: 77 (skip), or a
+ * failure when HEADROOM_REQUIRE_KERNEL=1.
+ */
+bool t_have_kernel(char *why, size_t whysz);
+int t_skip(const char *why);
+
+/* Directory holding the built BPF objects ($BUILD/progs). */
+const char *t_progs_dir(void);
+
+/* Lowercase hex of @len bytes into @out (2 * len + 1 bytes). */
+void t_hex(const void *buf, size_t len, char *out);
+
+#endif /* HR_TESTS_HARNESS_H */
