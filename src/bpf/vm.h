@@ -37,7 +37,7 @@ enum hr_abort {
 	HR_ABORT__MAX,
 };
 
-const char *hr_abort_str(enum hr_abort reason);
+const char *hr_abort_str(int reason);
 
 /*
  * Helpers and kfuncs share one calling convention: five BPF argument
@@ -76,10 +76,18 @@ struct hr_vm_prog {
 	bool (*ctx_access)(const struct hr_prog *prog, int off, int size,
 			   bool write);
 	const struct hr_prog *prog; /* for ctx_access; may be NULL */
+	/* For callx (JMP|CALL|X): the helper a register value names. */
+	hr_helper_fn (*helper_by_id)(uint64_t id);
 	/* Value r0 takes when a run aborts (XDP_ABORTED, TC_ACT_SHOT ...). */
 	uint64_t abort_ret;
 };
 
+/*
+ * The budget counts back-edges (taken jumps to an earlier or the same
+ * instruction) and local calls: a run without them ends within cnt
+ * instructions, so this bounds every run, and both engines can count it
+ * at the same points.
+ */
 #define HR_DEFAULT_BUDGET (1ull << 24)
 
 struct hr_run {
@@ -107,6 +115,10 @@ struct hr_run {
 	bool unwind;
 	/* The program type's state (xdp_buff, skb ...), for helpers. */
 	void *priv;
+	/* Engine position: current call depth (0 = main) and instruction,
+	 * kept up to date at calls so aborts name the instruction. */
+	unsigned int depth;
+	uint32_t pc;
 	/* Stack of HR_MAX_CALL_FRAMES * HR_STACK_SIZE bytes, 16-aligned. */
 	uint8_t stack[HR_MAX_CALL_FRAMES * HR_STACK_SIZE]
 		__attribute__((aligned(16)));

@@ -18,6 +18,21 @@
 #define HR_XDP_META_MAX 252u
 #define HR_ENOTSUPP 524 /* kernel-internal ENOTSUPP */
 
+struct hr_xdp_buff;
+
+/*
+ * RX hints a device can report for the packet in a buff (the kernel's
+ * xdp_metadata_ops). Each returns 0, or -ENODATA when this packet has no
+ * such hint; a NULL callback means the device has none (-EOPNOTSUPP).
+ */
+struct hr_xdp_metadata_ops {
+	int (*rx_timestamp)(const struct hr_xdp_buff *xdp, uint64_t *ts);
+	int (*rx_hash)(const struct hr_xdp_buff *xdp, uint32_t *hash,
+		       uint32_t *rss_type);
+	int (*rx_vlan_tag)(const struct hr_xdp_buff *xdp, uint16_t *proto,
+			   uint16_t *tci);
+};
+
 struct hr_rxq_info {
 	uint32_t ifindex;
 	uint32_t queue_index;
@@ -25,6 +40,7 @@ struct hr_rxq_info {
 	 * data_meta = data + 1). */
 	bool meta_supported;
 	void *dev; /* the receiving device, for hints */
+	const struct hr_xdp_metadata_ops *meta_ops; /* NULL: no hints */
 };
 
 struct hr_xdp_buff {
@@ -36,6 +52,8 @@ struct hr_xdp_buff {
 	uint32_t egress_ifindex;
 	uint32_t frame_sz;
 	uint32_t flags;
+	/* The device's per-packet hint state (its RX descriptor). */
+	const void *hints;
 };
 
 /* Same layout and size (40 bytes) as the kernel's struct xdp_frame; it is

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/* Engine choice: one entry point for the interpreter and (later) the JIT. */
+#ifndef HR_BPF_ENGINE_H
+#define HR_BPF_ENGINE_H
+
+#include <stdbool.h>
+
+#include <headroom/test_run.h>
+
+#include "vm.h"
+
+/* Whether @engine can run programs in this build. */
+bool hr_engine_available(enum hr_engine engine);
+
+/* Runs run->vm with r1 = @r1 under @engine (which must be available). */
+uint64_t hr_engine_run(enum hr_engine engine, struct hr_run *run, uint64_t r1);
+
+#endif /* HR_BPF_ENGINE_H */

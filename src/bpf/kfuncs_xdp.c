@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The XDP RX metadata kfuncs (net/core/xdp.c): each asks the receiving
+ * device's metadata ops. Without a device or without that hint the answer
+ * is -EOPNOTSUPP, as the kernel's default kfunc bodies give to programs
+ * that are not bound to a device; -ENODATA when this packet has none.
+ */
+#include <errno.h>
+
+#include "helpers.h"
+#include "ctx.h"
+
+static const struct hr_xdp_metadata_ops *meta_ops(struct hr_run *run)
+{
+	struct hr_xdp_ctx *c = run->priv;
+
+	if (!c || !c->xdp || !c->xdp->rxq)
+		return NULL;
+	return c->xdp->rxq->meta_ops;
+}
+
+static uint64_t rx_timestamp(uint64_t ctx, uint64_t ts_ptr, uint64_t r3,
+			     uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	const struct hr_xdp_metadata_ops *ops = meta_ops(run);
+	struct hr_xdp_ctx *c = run->priv;
+	uint64_t *ts, v;
+	int ret;
+
+	ts = hr_run_mem(run, ts_ptr, sizeof(*ts), true);
+	if (!ts)
+		return 0;
+	if (!ops || !ops->rx_timestamp)
+		return (uint64_t)-EOPNOTSUPP;
+	ret = ops->rx_timestamp(c->xdp, &v);
+	if (!ret)
+		__builtin_memcpy(ts, &v, sizeof(v));
+	return (uint64_t)(int64_t)ret;
+}
+
+static uint64_t rx_hash(uint64_t ctx, uint64_t hash_ptr, uint64_t type_ptr,
+			uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	const struct hr_xdp_metadata_ops *ops = meta_ops(run);
+	struct hr_xdp_ctx *c = run->priv;
+	uint32_t *hash, *type, h, t;
+	int ret;
+
+	hash = hr_run_mem(run, hash_ptr, sizeof(*hash), true);
+	if (!hash)
+		return 0;
+	type = hr_run_mem(run, type_ptr, sizeof(*type), true);
+	if (!type)
+		return 0;
+	if (!ops || !ops->rx_hash)
+		return (uint64_t)-EOPNOTSUPP;
+	ret = ops->rx_hash(c->xdp, &h, &t);
+	if (!ret) {
+		__builtin_memcpy(hash, &h, sizeof(h));
+		__builtin_memcpy(type, &t, sizeof(t));
+	}
+	return (uint64_t)(int64_t)ret;
+}
+
+static uint64_t rx_vlan_tag(uint64_t ctx, uint64_t proto_ptr, uint64_t tci_ptr,
+			    uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	const struct hr_xdp_metadata_ops *ops = meta_ops(run);
+	struct hr_xdp_ctx *c = run->priv;
+	uint16_t *proto, *tci, p, t;
+	int ret;
+
+	proto = hr_run_mem(run, proto_ptr, sizeof(*proto), true);
+	if (!proto)
+		return 0;
+	tci = hr_run_mem(run, tci_ptr, sizeof(*tci), true);
+	if (!tci)
+		return 0;
+	if (!ops || !ops->rx_vlan_tag)
+		return (uint64_t)-EOPNOTSUPP;
+	ret = ops->rx_vlan_tag(c->xdp, &p, &t);
+	if (!ret) {
+		__builtin_memcpy(proto, &p, sizeof(p));
+		__builtin_memcpy(tci, &t, sizeof(t));
+	}
+	return (uint64_t)(int64_t)ret;
+}
+
+const struct hr_kfunc hr_kfunc_xdp_metadata_rx_timestamp = {
+	.name = "bpf_xdp_metadata_rx_timestamp",
+	.fn = rx_timestamp,
+};
+
+const struct hr_kfunc hr_kfunc_xdp_metadata_rx_hash = {
+	.name = "bpf_xdp_metadata_rx_hash",
+	.fn = rx_hash,
+};
+
+const struct hr_kfunc hr_kfunc_xdp_metadata_rx_vlan_tag = {
+	.name = "bpf_xdp_metadata_rx_vlan_tag",
+	.fn = rx_vlan_tag,
+};

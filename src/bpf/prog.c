@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+/* Turning a relocated program into one the engines can run. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prog.h"
+#include "ctx_check.h"
+
+static int resolve_helper(struct hr_prog *prog, uint32_t pc, char *err,
+			  size_t errsz)
+{
+	int id = prog->insns[pc].imm;
+	const struct hr_helper *h = prog->type->helper(id);
+	const char *name;
+
+	if (h) {
+		prog->calls[pc] = h->fn;
+		return 0;
+	}
+	name = hr_helper_name(id);
+	if (name)
+		snprintf(err, errsz,
+			 "insn %u: helper %s (id %d) is not available to %s "
+			 "programs in headroom", pc, name, id,
+			 prog->type->name);
+	else
+		snprintf(err, errsz, "insn %u: unknown helper id %d", pc, id);
+	return -EINVAL;
+}
+
+static int resolve_calls(struct hr_prog *prog, char *err, size_t errsz)
+{
+	uint32_t pc;
+	int ret;
+
+	for (pc = 0; pc < prog->cnt; pc++) {
+		const struct hr_insn *insn = &prog->insns[pc];
+
+		if (insn->code == HR_OPC_LDDW) {
+			pc++;
+			continue;
+		}
+		if (insn->code != (HR_JMP | HR_CALL))
+			continue;
+		if (insn->src == HR_CALL_HELPER) {
+			ret = resolve_helper(prog, pc, err, errsz);
+			if (ret)
+				return ret;
+		} else if (insn->src == HR_CALL_KFUNC && !prog->calls[pc]) {
+			snprintf(err, errsz, "insn %u: unresolved kfunc call",
+				 pc);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int hr_prog_finalize(struct hr_prog *prog, char *err, size_t errsz)
+{
+	char why[256] = "";
+	const char *what = NULL;
+	uint32_t bad_pc = 0;
+	int ret;
+
+	if (!prog->calls) {
+		prog->calls = calloc(prog->cnt ? prog->cnt : 1,
+				     sizeof(*prog->calls));
+		if (!prog->calls)
+			return -ENOMEM;
+	}
+	ret = hr_prog_validate(prog->insns, prog->cnt, &bad_pc, &what);
+	if (ret) {
+		snprintf(err, errsz, "section '%s' insn %u: %s", prog->sec,
+			 bad_pc, what ? what : "invalid instruction");
+		return ret;
+	}
+	ret = resolve_calls(prog, why, sizeof(why));
+	if (!ret)
+		ret = hr_ctx_check(prog, prog->type, why, sizeof(why));
+	if (ret) {
+		snprintf(err, errsz, "section '%s' %s", prog->sec, why);
+		return ret;
+	}
+	prog->vm.insns = prog->insns;
+	prog->vm.cnt = prog->cnt;
+	prog->vm.calls = prog->calls;
+	prog->vm.ctx_size = prog->type->ctx_size;
+	prog->vm.ctx_access = prog->type->ctx_access;
+	prog->vm.prog = prog;
+	prog->vm.helper_by_id = NULL;
+	prog->vm.abort_ret = prog->type->abort_ret;
+	return 0;
+}
+
+void hr_prog_run_init(const struct hr_prog *prog, struct hr_run *run,
+		      void *ctx)
+{
+	hr_run_init(run, &prog->vm, ctx);
+	if (prog->obj) {
+		run->regions = prog->obj->regions;
+		run->nregions = prog->obj->nregions;
+		run->maps = prog->obj->maps;
+		run->nmaps = prog->obj->nmaps;
+	}
+}
+
+void hr_prog_free(struct hr_prog *prog)
+{
+	if (!prog)
+		return;
+	free(prog->name);
+	free(prog->sec);
+	free(prog->insns);
+	free(prog->calls);
+	free(prog);
+}

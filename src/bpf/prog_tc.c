@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+/* The tc (sched_cls) program type: struct __sk_buff, helpers, verdicts. */
+#include <stddef.h>
+#include <linux/bpf.h>
+#include <linux/pkt_cls.h>
+
+#include "helpers.h"
+
+#define SKB_OFF(f) ((int)offsetof(struct __sk_buff, f))
+#define SKB_END(f) (SKB_OFF(f) + (int)sizeof(((struct __sk_buff *)0)->f))
+#define IN(off, f) ((off) >= SKB_OFF(f) && (off) < SKB_END(f))
+
+/* tc_cls_act_is_valid_access: the fields a tc program may write. */
+static bool tc_writable(int off)
+{
+	return IN(off, mark) || IN(off, tc_index) || IN(off, priority) ||
+	       IN(off, tc_classid) || IN(off, tstamp) ||
+	       IN(off, queue_mapping) ||
+	       (off >= SKB_OFF(cb[0]) && off < SKB_END(cb[4]));
+}
+
+/* bpf_skb_is_valid_access with the tc restrictions before it. */
+static bool tc_ctx_access(const struct hr_prog *prog, int off, int size,
+			  bool write)
+{
+	if (write && !tc_writable(off))
+		return false;
+	if (off >= SKB_OFF(family) && off < SKB_END(local_port))
+		return false;
+	if (off < 0 || off >= (int)sizeof(struct __sk_buff) || off % size)
+		return false;
+	if (off >= SKB_OFF(cb[0]) && off < SKB_END(cb[4]))
+		return off + size <= SKB_END(cb[4]);
+	if (IN(off, data) || IN(off, data_meta) || IN(off, data_end))
+		return size == 4;
+	if (IN(off, flow_keys))
+		return false;
+	if (IN(off, hwtstamp))
+		return !write && size == 8;
+	if (IN(off, tstamp))
+		return size == 8;
+	if (IN(off, sk))
+		return !write && size == 8;
+	/* tstamp_type and the padding up to hwtstamp. */
+	if (off >= SKB_OFF(tstamp_type) && off < SKB_OFF(hwtstamp))
+		return false;
+	if (write)
+		return size == 4;
+	return size <= 4 && !(size & (size - 1));
+}
+
+static const struct hr_helper *const tc_helpers[] = {
+	&hr_helper_csum_diff,
+	NULL,
+};
+
+static const struct hr_helper *tc_helper(int id)
+{
+	const struct hr_helper *h = hr_helper_find(tc_helpers, id);
+
+	return h ? h : hr_helper_find(hr_base_helpers, id);
+}
+
+static const struct hr_kfunc *tc_kfunc(const char *name)
+{
+	return NULL;
+}
+
+static const char *tc_action_name(uint64_t ret)
+{
+	static const char *const names[] = {
+		"TC_ACT_OK",	 "TC_ACT_RECLASSIFY", "TC_ACT_SHOT",
+		"TC_ACT_PIPE",	 "TC_ACT_STOLEN",     "TC_ACT_QUEUED",
+		"TC_ACT_REPEAT", "TC_ACT_REDIRECT",   "TC_ACT_TRAP",
+	};
+	int32_t v = (int32_t)ret;
+
+	if (v == TC_ACT_UNSPEC)
+		return "TC_ACT_UNSPEC";
+	return v >= 0 && v < (int32_t)(sizeof(names) / sizeof(names[0])) ?
+		       names[v] :
+		       NULL;
+}
+
+const struct hr_prog_type hr_prog_type_tc = {
+	.name = "tc",
+	.kernel_type = HR_KPROG_SCHED_CLS,
+	.ctx_size = sizeof(struct __sk_buff),
+	.ctx_access = tc_ctx_access,
+	.helper = tc_helper,
+	.kfunc = tc_kfunc,
+	.action_name = tc_action_name,
+	.abort_ret = TC_ACT_SHOT,
+};

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/* The XDP program type: struct xdp_md, its helpers and its verdicts. */
+#include <stddef.h>
+#include <linux/bpf.h>
+
+#include "helpers.h"
+
+/* net/core/filter.c xdp_is_valid_access: aligned 4-byte reads only, no
+ * writes, egress_ifindex only for devmap programs. */
+static bool xdp_ctx_access(const struct hr_prog *prog, int off, int size,
+			   bool write)
+{
+	if (off < 0 || off >= (int)sizeof(struct xdp_md))
+		return false;
+	if (off == offsetof(struct xdp_md, egress_ifindex) &&
+	    (!prog || prog->expected_attach != HR_ATTACH_XDP_DEVMAP))
+		return false;
+	if (write)
+		return false;
+	return size == 4 && off % 4 == 0;
+}
+
+static const struct hr_helper *const xdp_helpers[] = {
+	&hr_helper_csum_diff,
+	&hr_helper_xdp_adjust_head,
+	&hr_helper_xdp_adjust_meta,
+	&hr_helper_xdp_adjust_tail,
+	&hr_helper_xdp_get_buff_len,
+	&hr_helper_xdp_load_bytes,
+	&hr_helper_xdp_store_bytes,
+	NULL,
+};
+
+static const struct hr_helper *xdp_helper(int id)
+{
+	const struct hr_helper *h = hr_helper_find(xdp_helpers, id);
+
+	return h ? h : hr_helper_find(hr_base_helpers, id);
+}
+
+static const struct hr_kfunc *const xdp_kfuncs[] = {
+	&hr_kfunc_xdp_metadata_rx_timestamp,
+	&hr_kfunc_xdp_metadata_rx_hash,
+	&hr_kfunc_xdp_metadata_rx_vlan_tag,
+	NULL,
+};
+
+static const struct hr_kfunc *xdp_kfunc(const char *name)
+{
+	return hr_kfunc_find(xdp_kfuncs, name);
+}
+
+static const char *xdp_action_name(uint64_t ret)
+{
+	static const char *const names[] = {
+		"XDP_ABORTED", "XDP_DROP", "XDP_PASS", "XDP_TX", "XDP_REDIRECT",
+	};
+
+	return ret < sizeof(names) / sizeof(names[0]) ? names[ret] : NULL;
+}
+
+const struct hr_prog_type hr_prog_type_xdp = {
+	.name = "xdp",
+	.kernel_type = HR_KPROG_XDP,
+	.ctx_size = sizeof(struct xdp_md),
+	.ctx_access = xdp_ctx_access,
+	.helper = xdp_helper,
+	.kfunc = xdp_kfunc,
+	.action_name = xdp_action_name,
+	.abort_ret = XDP_ABORTED,
+};

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/*
+ * BPF_PROG_TEST_RUN for tc programs (bpf_prog_test_run_skb): the packet
+ * in an skb on the loopback device, the MAC header pushed back so the
+ * program sees it, and the __sk_buff fields the kernel lets user space set.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+
+#include "prog.h"
+#include "ctx.h"
+#include "test_run_priv.h"
+#include "../core/pool.h"
+
+/* NET_SKB_PAD + NET_IP_ALIGN on x86-64. */
+#define TC_TEST_HEADROOM 64u
+#define GSO_MAX_SEGS 65535u
+#define GSO_LEGACY_MAX_SIZE 65536u
+
+#define SKB_OFF(f) offsetof(struct __sk_buff, f)
+#define SKB_END(f) (SKB_OFF(f) + sizeof(((struct __sk_buff *)0)->f))
+
+static bool range_zero(const void *p, size_t from, size_t to)
+{
+	const uint8_t *b = p;
+
+	for (; from < to; from++)
+		if (b[from])
+			return false;
+	return true;
+}
+
+/* convert___skb_to_skb: only these fields may be set by user space. */
+static int skb_ctx_check(const struct __sk_buff *s, uint32_t len)
+{
+	if (!range_zero(s, 0, SKB_OFF(mark)) ||
+	    !range_zero(s, SKB_END(mark), SKB_OFF(priority)) ||
+	    !range_zero(s, SKB_END(ifindex), SKB_OFF(cb)) ||
+	    !range_zero(s, SKB_END(cb), SKB_OFF(tstamp)) ||
+	    !range_zero(s, SKB_END(gso_segs), SKB_OFF(gso_size)) ||
+	    !range_zero(s, SKB_END(gso_size), SKB_OFF(hwtstamp)) ||
+	    !range_zero(s, SKB_END(hwtstamp), sizeof(*s)))
+		return -EINVAL;
+	if (s->wire_len && (s->wire_len < len ||
+			    s->wire_len > GSO_LEGACY_MAX_SIZE))
+		return -EINVAL;
+	if (s->gso_segs > GSO_MAX_SEGS)
+		return -EINVAL;
+	return 0;
+}
+
+/* eth_type_trans on the loopback device (address 00:00:00:00:00:00). */
+static void eth_type_trans(const uint8_t *pkt, uint32_t len,
+			   struct __sk_buff *skb)
+{
+	static const uint8_t bcast[ETH_ALEN] = { 0xff, 0xff, 0xff,
+						 0xff, 0xff, 0xff };
+	static const uint8_t zero[ETH_ALEN];
+	uint16_t proto;
+
+	if (pkt[0] & 1)
+		skb->pkt_type = memcmp(pkt, bcast, ETH_ALEN) ?
+					PACKET_MULTICAST :
+					PACKET_BROADCAST;
+	else if (memcmp(pkt, zero, ETH_ALEN))
+		skb->pkt_type = PACKET_OTHERHOST;
+	else
+		skb->pkt_type = PACKET_HOST;
+
+	memcpy(&proto, pkt + 12, 2);
+	if (ntohs(proto) >= ETH_P_802_3_MIN)
+		skb->protocol = proto;
+	else if (len >= ETH_HLEN + 2 && pkt[14] == 0xff && pkt[15] == 0xff)
+		skb->protocol = htons(ETH_P_802_3);
+	else
+		skb->protocol = htons(ETH_P_802_2);
+}
+
+static void tc_sync(void *priv, struct hr_run *run)
+{
+	hr_tc_ctx_sync(priv, run);
+}
+
+/* What the program sees; user-set fields come from @in. */
+static void skb_ctx_fill(struct hr_tc_ctx *c, const struct __sk_buff *in,
+			 uint32_t len)
+{
+	struct __sk_buff *s = &c->skb;
+
+	memset(s, 0, sizeof(*s));
+	s->mark = in->mark;
+	s->priority = in->priority;
+	s->ingress_ifindex = in->ingress_ifindex;
+	s->ifindex = in->ifindex > 1 ? in->ifindex : 1;
+	memcpy(s->cb, in->cb, sizeof(s->cb));
+	s->tstamp = in->tstamp;
+	s->wire_len = in->wire_len ? in->wire_len : len;
+	s->gso_segs = in->gso_segs;
+	s->gso_size = in->gso_size;
+	s->hwtstamp = in->hwtstamp;
+	eth_type_trans(c->data, len, s);
+}
+
+/* convert_skb_to___skb */
+static void skb_ctx_out(const struct hr_tc_ctx *c, struct __sk_buff *out)
+{
+	const struct __sk_buff *s = &c->skb;
+
+	memset(out, 0, sizeof(*out));
+	out->mark = s->mark;
+	out->priority = s->priority;
+	out->ingress_ifindex = s->ingress_ifindex;
+	out->ifindex = s->ifindex;
+	out->tstamp = s->tstamp;
+	memcpy(out->cb, s->cb, sizeof(out->cb));
+	out->wire_len = s->wire_len;
+	out->gso_segs = s->gso_segs;
+	out->hwtstamp = s->hwtstamp;
+}
+
+int hr_tc_test_run(struct hr_prog *prog, struct hr_test_run_opts *o)
+{
+	uint32_t size = o->data_size_in, retval = 0, duration = 0;
+	struct __sk_buff in, out;
+	struct hr_tc_ctx c;
+	struct hr_run *run;
+	bool have_ctx;
+	void *frame;
+	int ret;
+
+	ret = hr_ctx_init(o, &in, sizeof(in), &have_ctx);
+	if (ret)
+		return ret;
+	if (size < ETH_HLEN ||
+	    size > HR_FRAME_SIZE - TC_TEST_HEADROOM - HR_SKB_SHINFO_SIZE ||
+	    !o->data_in)
+		return -EINVAL;
+	/* Only the loopback device exists for test runs. */
+	if (have_ctx && in.ifindex > 1)
+		return -ENODEV;
+	if (have_ctx) {
+		ret = skb_ctx_check(&in, size);
+		if (ret)
+			return ret;
+	}
+	frame = hr_test_frame();
+	if (!frame)
+		return -ENOMEM;
+	memset(frame, 0, HR_FRAME_SIZE);
+	memset(&c, 0, sizeof(c));
+	c.head = frame;
+	c.data = (uint8_t *)frame + TC_TEST_HEADROOM;
+	c.data_end = c.data + size;
+	c.frame_sz = HR_FRAME_SIZE;
+	memcpy(c.data, o->data_in, size);
+	skb_ctx_fill(&c, &in, size);
+
+	run = malloc(sizeof(*run));
+	if (!run) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	run->ctx = &c.skb;
+	ret = hr_run_repeat(prog, run, o, &retval, &duration, tc_sync, &c);
+	free(run);
+	if (ret)
+		goto out;
+	ret = hr_test_finish(o, c.data, (uint32_t)(c.data_end - c.data),
+			     retval, duration);
+	if (!ret && have_ctx) {
+		skb_ctx_out(&c, &out);
+		ret = hr_ctx_finish(o, &out, sizeof(out));
+	}
+out:
+	hr_test_frame_put(frame);
+	return ret;
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+/* Run state: initialisation, the memory checker helpers use, aborts. */
+#include <string.h>
+
+#include "vm.h"
+#include "mem.h"
+
+static const char *const abort_names[HR_ABORT__MAX] = {
+	[HR_ABORT_NONE] = "none",
+	[HR_ABORT_OOB_LOAD] = "out-of-bounds load",
+	[HR_ABORT_OOB_STORE] = "out-of-bounds store",
+	[HR_ABORT_CTX_ACCESS] = "invalid context access",
+	[HR_ABORT_RDONLY] = "store to read-only memory",
+	[HR_ABORT_JUMP] = "jump out of program",
+	[HR_ABORT_CALL_DEPTH] = "call depth over 8 frames",
+	[HR_ABORT_BUDGET] = "instruction budget exhausted",
+	[HR_ABORT_BAD_INSN] = "invalid instruction",
+	[HR_ABORT_HELPER_ARG] = "bad helper argument",
+	[HR_ABORT_UNKNOWN_CALL] = "call to unresolved function",
+	[HR_ABORT_TAIL_CALL] = "tail call fault",
+};
+
+const char *hr_abort_str(int reason)
+{
+	if (reason < 0 || reason >= HR_ABORT__MAX || !abort_names[reason])
+		return "unknown abort reason";
+	return abort_names[reason];
+}
+
+void hr_run_init(struct hr_run *run, const struct hr_vm_prog *vm, void *ctx)
+{
+	run->vm = vm;
+	run->ctx = ctx;
+	run->pkt_lo = 0;
+	run->pkt_hi = 0;
+	run->regions = NULL;
+	run->nregions = 0;
+	run->maps = NULL;
+	run->nmaps = 0;
+	run->budget = HR_DEFAULT_BUDGET;
+	run->cpu = 0;
+	run->abort = HR_ABORT_NONE;
+	run->abort_pc = 0;
+	run->abort_addr = 0;
+	run->unwind = false;
+	run->priv = NULL;
+	run->depth = 0;
+	run->pc = 0;
+}
+
+void hr_run_abort(struct hr_run *run, enum hr_abort reason, uint64_t addr)
+{
+	if (run->abort != HR_ABORT_NONE)
+		return;
+	run->abort = reason;
+	run->abort_addr = addr;
+	run->abort_pc = run->pc;
+}
+
+void *hr_run_mem(struct hr_run *run, uint64_t addr, uint64_t len, bool write)
+{
+	/* Helpers see the whole stack of the calling frames, as a pointer
+	 * to a caller's stack may be passed down. */
+	if (len == 0)
+		return (void *)(uintptr_t)addr;
+	if (len > UINT32_MAX || addr + len < addr)
+		goto bad;
+	if (hr_mem_check(run, addr, (uint32_t)len, write) == HR_ABORT_NONE)
+		return (void *)(uintptr_t)addr;
+bad:
+	hr_run_abort(run, HR_ABORT_HELPER_ARG, addr);
+	return NULL;
+}
+
+struct hr_map *hr_run_map(struct hr_run *run, uint64_t ptr)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nmaps; i++)
+		if ((uint64_t)(uintptr_t)run->maps[i] == ptr)
+			return run->maps[i];
+	hr_run_abort(run, HR_ABORT_HELPER_ARG, ptr);
+	return NULL;
+}
