@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* The headroom command: shared pieces of its subcommands. */
+#ifndef HR_CLI_H
+#define HR_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+
+#include <headroom/headroom.h>
+
+/* Exit codes of every subcommand. */
+#define HR_EXIT_OK 0
+#define HR_EXIT_LOAD 1 /* the object did not load */
+#define HR_EXIT_USAGE 2 /* bad arguments or unreadable input */
+#define HR_EXIT_RUN 3 /* a packet could not be run */
+
+int hr_cmd_test(int argc, char **argv);
+int hr_cmd_demo(int argc, char **argv);
+
+/* Parses hex (whitespace, ':' and '-' allowed between bytes) into a new
+ * buffer; 0 or -EINVAL. */
+int hr_hex_parse(const char *text, uint8_t **out, size_t *len);
+/* Prints @len bytes as lowercase hex without separators. */
+void hr_hex_print(FILE *f, const void *buf, size_t len);
+
+/* Splits "PROG.o[:SEL]" and opens it; prints a one-line error and
+ * returns NULL on failure. */
+struct hr_prog *hr_cli_open_prog(const char *spec, const char *force_type,
+				 struct hr_object **obj);
+
+int hr_cli_engine(const char *name, enum hr_engine *engine);
+
+#endif /* HR_CLI_H */

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+int hr_hex_parse(const char *text, uint8_t **out, size_t *len)
+{
+	size_t n = 0, cap = strlen(text) / 2 + 1;
+	uint8_t *buf = malloc(cap);
+	int hi = -1, d;
+
+	if (!buf)
+		return -ENOMEM;
+	for (; *text; text++) {
+		if (isspace((unsigned char)*text) || *text == ':' ||
+		    *text == '-') {
+			if (hi >= 0)
+				goto bad; /* half a byte */
+			continue;
+		}
+		d = hex_digit((unsigned char)*text);
+		if (d < 0)
+			goto bad;
+		if (hi < 0) {
+			hi = d;
+		} else {
+			buf[n++] = (uint8_t)(hi << 4 | d);
+			hi = -1;
+		}
+	}
+	if (hi >= 0)
+		goto bad;
+	*out = buf;
+	*len = n;
+	return 0;
+bad:
+	free(buf);
+	return -EINVAL;
+}
+
+void hr_hex_print(FILE *f, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		fprintf(f, "%02x", p[i]);
+}
+
+struct hr_prog *hr_cli_open_prog(const char *spec, const char *force_type,
+				 struct hr_object **obj)
+{
+	HR_OPTS(hr_object_open_opts, opts, .force_type = force_type);
+	char *path = strdup(spec), *sel = NULL, *colon;
+	char err[512] = "";
+	struct hr_prog *prog = NULL;
+	int ret;
+
+	if (!path)
+		return NULL;
+	/* PROG.o:SEL; a ':' inside a directory name is kept when the whole
+	 * spec names a file. */
+	colon = strrchr(path, ':');
+	if (colon && colon[1] && !strchr(colon, '/')) {
+		FILE *f = fopen(path, "rb");
+
+		if (f) {
+			fclose(f);
+		} else {
+			*colon = '\0';
+			sel = colon + 1;
+		}
+	}
+	opts.errbuf = err;
+	opts.errbuf_sz = sizeof(err);
+	ret = hr_object_open(path, &opts, obj);
+	if (ret) {
+		fprintf(stderr, "headroom: %s\n",
+			err[0] ? err : strerror(-ret));
+		goto out;
+	}
+	prog = hr_object_find_prog(*obj, sel);
+	if (!prog) {
+		fprintf(stderr, "headroom: %s: no program '%s'\n", path,
+			sel ? sel : "(any)");
+		hr_object_close(*obj);
+		*obj = NULL;
+	}
+out:
+	free(path);
+	return prog;
+}
+
+int hr_cli_engine(const char *name, enum hr_engine *engine)
+{
+	if (!strcmp(name, "interp"))
+		*engine = HR_ENGINE_INTERP;
+	else if (!strcmp(name, "jit"))
+		*engine = HR_ENGINE_JIT;
+	else
+		return -EINVAL;
+	return 0;
+}

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+/* headroom: run unmodified XDP and tc programs in user space. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+	"usage: headroom COMMAND [ARGS]\n"
+	"\n"
+	"Runs XDP and tc programs built with clang -target bpf in user space,\n"
+	"with the kernel's packet and metadata semantics.\n"
+	"\n"
+	"commands:\n"
+	"  test PROG.o[:SECTION|FUNC] (--pcap FILE | --hex HEX ...) [options]\n"
+	"               run one program over packets, one run per packet\n"
+	"  demo         run the built-in demo program over built-in packets\n"
+	"  help         this text ('headroom COMMAND --help' for a command)\n"
+	"\n"
+	"exit codes: 0 ok, 1 load error, 2 bad arguments or input,\n"
+	"            3 a packet could not be run\n";
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(usage, stderr);
+		return HR_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "-h")) {
+		fputs(usage, stdout);
+		return HR_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "test"))
+		return hr_cmd_test(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "demo"))
+		return hr_cmd_demo(argc - 1, argv + 1);
+	fprintf(stderr, "headroom: unknown command '%s' (try 'headroom help')\n",
+		argv[1]);
+	return HR_EXIT_USAGE;
+}
