@@ -64,9 +64,13 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/bin/headroom demo
 
+# TESTS=name ... runs only those test programs (e.g. TESTS="test_maps").
+TESTS ?=
+RUN_TESTS = $(if $(TESTS),$(addprefix $(BUILD)/tests/,$(TESTS)),$(TEST_BINS))
+
 test: deps
 	@$(MAKE) --no-print-directory all
-	@BUILD=$(BUILD) tests/run.sh $(TEST_BINS)
+	@BUILD=$(BUILD) tests/run.sh $(RUN_TESTS)
 
 bench: all
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
