@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Running a program the way the bpf_conformance suite expects: r1 points
+ * at the test's memory (NULL when it has none), r2 is its length, and
+ * helper 5 is the suite's "unwind" helper. Shared by test_conformance and
+ * headroom-conformance-plugin.
+ */
+#ifndef HR_BPF_CONFORMANCE_H
+#define HR_BPF_CONFORMANCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isa.h"
+
+/* The helper ID of the suite's unwind helper (ubpf's convention). */
+#define HR_CONFORMANCE_UNWIND 5
+
+/*
+ * Validates @insns and runs them under the interpreter over @mem (@len
+ * bytes, read-write). Returns 0 with r0 in *@r0, -EINVAL when the program
+ * is rejected, or -EFAULT when the run aborted; @err then says why.
+ */
+int hr_conformance_run(const struct hr_insn *insns, uint32_t cnt, void *mem,
+		       size_t len, uint64_t *r0, char *err, size_t errsz);
+
+#endif /* HR_BPF_CONFORMANCE_H */
