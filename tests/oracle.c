@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The kernel-as-oracle harness (see oracle.h). Objects are opened once per
+ * side and kept, so map state carries over between cases on both sides in
+ * the same way.
+ */
+#include "oracle.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "harness.h"
+#include "headroom/headroom.h"
+
+/*
+ * Weak, so that every test binary (each links this file) still links
+ * while parts of the library are missing; oracle_have_headroom() says
+ * whether they are there.
+ */
+#pragma weak hr_object_open
+#pragma weak hr_object_close
+#pragma weak hr_object_find_prog
+#pragma weak hr_prog_test_run
+#pragma weak hr_abort_str
+
+#define ORACLE_MAX_OBJS 32
+#define HEX_FULL_MAX 256 /* bytes printed whole; longer: a window */
+#define HEX_WINDOW 64
+
+struct oracle_obj {
+	char name[128];
+	struct bpf_object *kobj;
+	int kerr;
+	bool kopened;
+	struct hr_object *hobj;
+	int herr;
+	bool hopened;
+	char herrbuf[256];
+};
+
+struct oracle {
+	struct oracle_obj objs[ORACLE_MAX_OBJS];
+	unsigned int nobjs;
+	unsigned int cases;
+	unsigned int diffs;
+	unsigned int setup_errors;
+	unsigned int printed;
+	unsigned int print_limit;
+	int engine;
+	struct oracle_result kres;
+	struct oracle_result hres;
+};
+
+bool oracle_have_headroom(void)
+{
+	return hr_object_open && hr_object_find_prog && hr_prog_test_run &&
+	       hr_object_close;
+}
+
+int oracle_new(struct oracle **o)
+{
+	*o = calloc(1, sizeof(**o));
+	if (!*o)
+		return -ENOMEM;
+	(*o)->print_limit = 20;
+	return 0;
+}
+
+void oracle_free(struct oracle *o)
+{
+	unsigned int i;
+
+	if (!o)
+		return;
+	for (i = 0; i < o->nobjs; i++) {
+		if (o->objs[i].kobj)
+			bpf_object__close(o->objs[i].kobj);
+		if (o->objs[i].hobj && hr_object_close)
+			hr_object_close(o->objs[i].hobj);
+	}
+	free(o);
+}
+
+void oracle_set_engine(struct oracle *o, int engine)
+{
+	o->engine = engine;
+}
+
+void oracle_set_print_limit(struct oracle *o, unsigned int n)
+{
+	o->print_limit = n;
+}
+
+static struct oracle_obj *get_obj(struct oracle *o, const char *name)
+{
+	struct oracle_obj *ob;
+	unsigned int i;
+
+	for (i = 0; i < o->nobjs; i++)
+		if (strcmp(o->objs[i].name, name) == 0)
+			return &o->objs[i];
+	if (o->nobjs == ORACLE_MAX_OBJS)
+		return NULL;
+	ob = &o->objs[o->nobjs++];
+	snprintf(ob->name, sizeof(ob->name), "%s", name);
+	return ob;
+}
+
+static void obj_path(const char *name, char *path, size_t sz)
+{
+	snprintf(path, sz, "%s/%s", t_progs_dir(), name);
+}
+
+static int kernel_open(struct oracle_obj *ob)
+{
+	char path[4096];
+	int err;
+
+	if (ob->kopened)
+		return ob->kerr;
+	ob->kopened = true;
+	obj_path(ob->name, path, sizeof(path));
+	ob->kobj = bpf_object__open_file(path, NULL);
+	if (!ob->kobj) {
+		ob->kerr = -errno;
+		fprintf(stderr, "oracle: kernel: open %s: %s\n", path,
+			strerror(errno));
+		return ob->kerr;
+	}
+	err = bpf_object__load(ob->kobj);
+	if (err) {
+		fprintf(stderr, "oracle: kernel: load %s: %s\n", path,
+			strerror(-err));
+		bpf_object__close(ob->kobj);
+		ob->kobj = NULL;
+		ob->kerr = err;
+	}
+	return ob->kerr;
+}
+
+static int headroom_open(struct oracle_obj *ob)
+{
+	char path[4096];
+	HR_OPTS(hr_object_open_opts, opts, .errbuf = ob->herrbuf,
+		.errbuf_sz = sizeof(ob->herrbuf));
+
+	if (ob->hopened)
+		return ob->herr;
+	ob->hopened = true;
+	if (!oracle_have_headroom()) {
+		ob->herr = -ENOSYS;
+		return ob->herr;
+	}
+	obj_path(ob->name, path, sizeof(path));
+	ob->herr = hr_object_open(path, &opts, &ob->hobj);
+	if (ob->herr) {
+		fprintf(stderr, "oracle: headroom: open %s: %s (%s)\n", path,
+			strerror(-ob->herr), ob->herrbuf);
+		ob->hobj = NULL;
+	}
+	return ob->herr;
+}
+
+struct bpf_object *oracle_kernel_object(struct oracle *o, const char *obj)
+{
+	struct oracle_obj *ob = get_obj(o, obj);
+
+	if (!ob || kernel_open(ob))
+		return NULL;
+	return ob->kobj;
+}
+
+struct hr_object *oracle_headroom_object(struct oracle *o, const char *obj)
+{
+	struct oracle_obj *ob = get_obj(o, obj);
+
+	if (!ob || headroom_open(ob))
+		return NULL;
+	return ob->hobj;
+}
+
+static struct bpf_program *kernel_prog(struct bpf_object *obj, const char *name)
+{
+	if (name)
+		return bpf_object__find_program_by_name(obj, name);
+	return bpf_object__next_program(obj, NULL);
+}
+
+static uint32_t out_cap(const struct oracle_case *c)
+{
+	if (c->data_out_cap && c->data_out_cap < ORACLE_OUT_MAX)
+		return c->data_out_cap;
+	return ORACLE_OUT_MAX;
+}
+
+/* The buffers and sizes of one run, the same for both sides. */
+struct run_io {
+	void *data_out;
+	uint32_t data_size_out;
+	bool with_ctx;
+	/* Larger than struct xdp_md, for ctx_size_in tail-zero cases. */
+	uint8_t ctx_in[64];
+	uint32_t ctx_size_in;
+};
+
+static void prepare_io(const struct oracle_case *c, struct oracle_result *res,
+		       struct run_io *io)
+{
+	struct xdp_md ctx = { 0 };
+
+	memset(io, 0, sizeof(*io));
+	memset(res, 0, offsetof(struct oracle_result, out));
+	memset(res->out, 0, sizeof(res->out));
+	if (!c->no_data_out) {
+		io->data_out = res->out;
+		io->data_size_out = out_cap(c);
+	}
+	io->ctx_size_in = c->ctx_size_in ? c->ctx_size_in : sizeof(ctx);
+	if (io->ctx_size_in > sizeof(io->ctx_in))
+		io->ctx_size_in = sizeof(io->ctx_in);
+	if (c->ctx) {
+		ctx = *c->ctx;
+		io->with_ctx = true;
+	} else if (c->use_ctx) {
+		ctx.data = c->metalen;
+		ctx.data_end = c->size;
+		io->with_ctx = true;
+	}
+	memcpy(io->ctx_in, &ctx, sizeof(ctx));
+}
+
+/* Keeps the run's outputs only where the run produced them. */
+static void finish_io(const struct run_io *io, int err, uint32_t retval,
+		      uint32_t size_out, uint32_t ctx_size_out,
+		      struct oracle_result *res)
+{
+	res->err = err < 0 ? err : 0;
+	if (res->err && res->err != -ENOSPC)
+		return;
+	res->retval = retval;
+	res->size_out = size_out;
+	res->ctx_size_out = io->with_ctx ? ctx_size_out : 0;
+}
+
+/* Into libbpf's or headroom's opts, whose fields have the same names. */
+#define APPLY_IO(t, io, res)                                       \
+	do {                                                       \
+		(t).data_out = (io).data_out;                      \
+		(t).data_size_out = (io).data_size_out;            \
+		if ((io).with_ctx) {                               \
+			(t).ctx_in = (io).ctx_in;                  \
+			(t).ctx_size_in = (io).ctx_size_in;        \
+			(t).ctx_out = &(res)->ctx_out;             \
+			(t).ctx_size_out = sizeof((res)->ctx_out); \
+		}                                                  \
+	} while (0)
+
+int oracle_run_kernel(struct oracle *o, const struct oracle_case *c,
+		      struct oracle_result *res)
+{
+	struct oracle_obj *ob = get_obj(o, c->obj);
+	struct bpf_program *prog;
+	struct run_io io;
+	int err;
+	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = c->data,
+		    .data_size_in = c->size, .repeat = 1);
+
+	prepare_io(c, res, &io);
+	if (!ob)
+		return -ENOMEM;
+	err = kernel_open(ob);
+	if (err)
+		return err;
+	prog = kernel_prog(ob->kobj, c->prog);
+	if (!prog)
+		return -ENOENT;
+	APPLY_IO(t, io, res);
+	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &t);
+	finish_io(&io, err, t.retval, t.data_size_out, t.ctx_size_out, res);
+	return 0;
+}
+
+int oracle_run_headroom(struct oracle *o, const struct oracle_case *c,
+			struct oracle_result *res)
+{
+	struct oracle_obj *ob = get_obj(o, c->obj);
+	struct hr_prog *prog;
+	struct run_io io;
+	int err;
+	HR_OPTS(hr_test_run_opts, t, .data_in = c->data,
+		.data_size_in = c->size, .repeat = 1);
+
+	prepare_io(c, res, &io);
+	if (!ob)
+		return -ENOMEM;
+	err = headroom_open(ob);
+	if (err)
+		return err;
+	prog = hr_object_find_prog(ob->hobj, c->prog);
+	if (!prog)
+		return -ENOENT;
+	t.engine = (enum hr_engine)o->engine;
+	APPLY_IO(t, io, res);
+	err = hr_prog_test_run(prog, &t);
+	finish_io(&io, err, t.retval, t.data_size_out, t.ctx_size_out, res);
+	if (t.abort && hr_abort_str)
+		fprintf(stderr, "oracle: headroom aborted: %s at pc %u\n",
+			hr_abort_str(t.abort), t.abort_pc);
+	return 0;
+}
+
+/* Bytes of output a side's result holds. */
+static uint32_t held(const struct oracle_case *c, const struct oracle_result *r)
+{
+	uint32_t n = r->size_out;
+
+	if (c->no_data_out)
+		return 0;
+	return n < out_cap(c) ? n : out_cap(c);
+}
+
+static bool same(const struct oracle_case *c, const struct oracle_result *a,
+		 const struct oracle_result *b)
+{
+	uint32_t n = held(c, a);
+
+	if (a->err != b->err || a->retval != b->retval ||
+	    a->size_out != b->size_out || a->ctx_size_out != b->ctx_size_out)
+		return false;
+	if (memcmp(&a->ctx_out, &b->ctx_out, sizeof(a->ctx_out)))
+		return false;
+	return memcmp(a->out, b->out, n) == 0;
+}
+
+static void print_bytes(const char *side, const uint8_t *buf, uint32_t from,
+			uint32_t len)
+{
+	char *hex = malloc(2 * (size_t)len + 1);
+
+	if (!hex)
+		return;
+	t_hex(buf + from, len, hex);
+	fprintf(stderr, "  %s out[%u..%u]: %s\n", side, from, from + len, hex);
+	free(hex);
+}
+
+static void print_side(const char *side, const struct oracle_result *r)
+{
+	fprintf(stderr,
+		"  %s: err %d retval %u (0x%x) size_out %u ctx_size_out %u "
+		"ctx_out {data_meta %u data %u data_end %u ingress %u "
+		"rxq %u egress %u}\n",
+		side, r->err, r->retval, r->retval, r->size_out,
+		r->ctx_size_out, r->ctx_out.data_meta, r->ctx_out.data,
+		r->ctx_out.data_end, r->ctx_out.ingress_ifindex,
+		r->ctx_out.rx_queue_index, r->ctx_out.egress_ifindex);
+}
+
+static void print_diff(const struct oracle *o, const struct oracle_case *c,
+		       const char *label, const struct oracle_result *k,
+		       const struct oracle_result *h)
+{
+	uint32_t nk = held(c, k), nh = held(c, h), n, first = 0, from;
+
+	fprintf(stderr, "DIFF %s: %s/%s size %u metalen %u engine %d\n", label,
+		c->obj, c->prog ? c->prog : "(first)", c->size, c->metalen,
+		o->engine);
+	print_side("kernel  ", k);
+	print_side("headroom", h);
+	n = nk > nh ? nk : nh;
+	if (n <= HEX_FULL_MAX) {
+		print_bytes("kernel  ", k->out, 0, nk);
+		print_bytes("headroom", h->out, 0, nh);
+		return;
+	}
+	while (first < n && k->out[first] == h->out[first])
+		first++;
+	from = first > HEX_WINDOW / 2 ? first - HEX_WINDOW / 2 : 0;
+	fprintf(stderr, "  first differing byte at %u\n", first);
+	print_bytes("kernel  ", k->out, from,
+		    nk > from ?
+			    (nk - from < HEX_WINDOW ? nk - from : HEX_WINDOW) :
+			    0);
+	print_bytes("headroom", h->out, from,
+		    nh > from ?
+			    (nh - from < HEX_WINDOW ? nh - from : HEX_WINDOW) :
+			    0);
+}
+
+int oracle_check(struct oracle *o, const struct oracle_case *c,
+		 const char *label)
+{
+	int err;
+
+	err = oracle_run_kernel(o, c, &o->kres);
+	if (!err)
+		err = oracle_run_headroom(o, c, &o->hres);
+	if (err) {
+		o->setup_errors++;
+		fprintf(stderr, "oracle: %s: setup of %s failed: %s\n", label,
+			c->obj, strerror(-err));
+		return err;
+	}
+	o->cases++;
+	if (same(c, &o->kres, &o->hres))
+		return 1;
+	o->diffs++;
+	if (o->printed++ < o->print_limit)
+		print_diff(o, c, label, &o->kres, &o->hres);
+	return 0;
+}
+
+void oracle_summary(const struct oracle *o)
+{
+	printf("oracle: %u cases, %u differences", o->cases, o->diffs);
+	if (o->setup_errors)
+		printf(", %u setup failures", o->setup_errors);
+	printf("\n");
+}
+
+unsigned int oracle_cases(const struct oracle *o)
+{
+	return o->cases;
+}
+
+unsigned int oracle_differences(const struct oracle *o)
+{
+	return o->diffs;
+}

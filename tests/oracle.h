@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel as oracle: one object, program, packet and metadata length
+ * run through BPF_PROG_TEST_RUN in the live kernel and through
+ * hr_prog_test_run, with every observable compared: the error code,
+ * retval, data_size_out, the output bytes (from data_meta) and ctx_out.
+ * On a difference both sides are printed in hex.
+ */
+#ifndef HR_TESTS_ORACLE_H
+#define HR_TESTS_ORACLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/bpf.h>
+
+#define ORACLE_OUT_MAX 16384
+
+struct oracle;
+
+/* What one side (kernel or headroom) produced. */
+struct oracle_result {
+	int err; /* 0 or -errno from the test run */
+	uint32_t retval;
+	uint32_t size_out;
+	uint32_t ctx_size_out;
+	struct xdp_md ctx_out;
+	uint8_t out[ORACLE_OUT_MAX];
+};
+
+struct oracle_case {
+	const char *obj; /* file name under t_progs_dir(), "xdp_parse.o" */
+	const char *prog; /* program (function) name; NULL: the first */
+	const void *data; /* metadata followed by the packet */
+	uint32_t size;
+	/* ctx_in = { .data = metalen, .data_end = size } and a ctx_out;
+	 * without it no context is passed at all. */
+	bool use_ctx;
+	uint32_t metalen;
+	/* When set, passed as ctx_in verbatim (for bad-field cases);
+	 * ctx_size_in then defaults to sizeof(struct xdp_md). */
+	const struct xdp_md *ctx;
+	uint32_t ctx_size_in; /* 0: sizeof(struct xdp_md) */
+	uint32_t data_out_cap; /* 0: ORACLE_OUT_MAX */
+	bool no_data_out; /* pass data_out = NULL */
+};
+
+/* A new oracle with no object opened yet; 0 or -errno. */
+int oracle_new(struct oracle **o);
+void oracle_free(struct oracle *o);
+
+/* Whether headroom's test-run API is linked in (weak until it lands). */
+bool oracle_have_headroom(void);
+
+/* One side only: 0, or -errno when the object or program cannot be set
+ * up (not the run's own error, which goes to res->err). */
+int oracle_run_kernel(struct oracle *o, const struct oracle_case *c,
+		      struct oracle_result *res);
+int oracle_run_headroom(struct oracle *o, const struct oracle_case *c,
+			struct oracle_result *res);
+
+/*
+ * Both sides, compared. Returns 1 when they agree, 0 when they differ
+ * (both printed with @label), or -errno on a setup failure. Counts into
+ * the totals oracle_summary() prints.
+ */
+int oracle_check(struct oracle *o, const struct oracle_case *c,
+		 const char *label);
+
+/* "oracle: N cases, M differences" (plus setup failures if any). */
+void oracle_summary(const struct oracle *o);
+unsigned int oracle_cases(const struct oracle *o);
+unsigned int oracle_differences(const struct oracle *o);
+
+/* The headroom engine oracle_check() uses (enum hr_engine; default 0). */
+void oracle_set_engine(struct oracle *o, int engine);
+
+/* Sets how many differences are printed in full (default 20). */
+void oracle_set_print_limit(struct oracle *o, unsigned int n);
+
+/* The kernel's and headroom's loaded copies of @obj (opened on first
+ * use), for comparing map contents; NULL when it cannot be loaded. */
+struct bpf_object *oracle_kernel_object(struct oracle *o, const char *obj);
+struct hr_object *oracle_headroom_object(struct oracle *o, const char *obj);
+
+#endif /* HR_TESTS_ORACLE_H */
