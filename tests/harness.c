@@ -47,7 +47,8 @@ int t_skip(const char *why)
 
 	if (req && strcmp(req, "1") == 0) {
 		printf("FAIL: kernel required (HEADROOM_REQUIRE_KERNEL=1) "
-		       "but unavailable: %s\n", why);
+		       "but unavailable: %s\n",
+		       why);
 		t_failed++;
 		return t_done();
 	}

@@ -13,6 +13,7 @@
 extern const struct hr_helper hr_helper_map_lookup_elem; /* 1 */
 extern const struct hr_helper hr_helper_map_update_elem; /* 2 */
 extern const struct hr_helper hr_helper_map_delete_elem; /* 3 */
+extern const struct hr_helper hr_helper_map_lookup_percpu_elem; /* 195 */
 
 /* Misc (helpers_misc.c). */
 extern const struct hr_helper hr_helper_ktime_get_ns; /* 5 */

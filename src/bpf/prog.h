@@ -21,9 +21,11 @@ struct hr_map;
 
 /* Kernel expected_attach_type values used here. */
 #define HR_ATTACH_NONE 0
-#define HR_ATTACH_XDP_DEVMAP 38 /* BPF_XDP_DEVMAP */
-#define HR_ATTACH_XDP_CPUMAP 39 /* BPF_XDP_CPUMAP */
+#define HR_ATTACH_XDP_DEVMAP 33 /* BPF_XDP_DEVMAP */
+#define HR_ATTACH_XDP_CPUMAP 35 /* BPF_XDP_CPUMAP */
 #define HR_ATTACH_XDP 37 /* BPF_XDP */
+#define HR_ATTACH_TCX_INGRESS 46 /* BPF_TCX_INGRESS */
+#define HR_ATTACH_TCX_EGRESS 47 /* BPF_TCX_EGRESS */
 
 struct hr_helper {
 	int id; /* kernel helper ID (enum bpf_func_id) */

@@ -80,6 +80,10 @@ struct hr_vm_prog {
 	hr_helper_fn (*helper_by_id)(uint64_t id);
 	/* Value r0 takes when a run aborts (XDP_ABORTED, TC_ACT_SHOT ...). */
 	uint64_t abort_ret;
+	/* The JIT's code for this program, compiled on first use (jit.h);
+	 * released with hr_jit_free(). */
+	void *jit;
+	size_t jit_size;
 };
 
 /*

@@ -30,4 +30,17 @@ uint32_t hr_pool_size(const struct hr_pool *pool);
 /* Frames handed out and not yet returned. */
 uint32_t hr_pool_outstanding(const struct hr_pool *pool);
 
+/* Up to @n frames into @frames under one lock; returns how many. */
+unsigned int hr_pool_get_bulk(struct hr_pool *pool, void **frames,
+			      unsigned int n);
+/* Returns @n frames under one lock. */
+void hr_pool_put_bulk(struct hr_pool *pool, void *const *frames,
+		      unsigned int n);
+/*
+ * Puts of a frame that is not from @pool, or is already free: reported on
+ * stderr and ignored, never corrupting the free stack. A pointer anywhere
+ * inside a frame returns that frame.
+ */
+uint64_t hr_pool_bad_puts(const struct hr_pool *pool);
+
 #endif /* HR_CORE_POOL_H */

@@ -71,6 +71,26 @@ struct hr_xdp_frame {
 
 _Static_assert(sizeof(struct hr_xdp_frame) == 40, "struct xdp_frame is 40");
 
+/* Multi-buffer packets (xdp.frags): the fragments beyond the linear part
+ * are described where the kernel keeps skb_shared_info, in the frame's
+ * tailroom, each fragment a frame of its own. */
+#define HR_MAX_SKB_FRAGS 17
+#define HR_XDP_FLAGS_HAS_FRAGS (1u << 0) /* XDP_FLAGS_HAS_FRAGS */
+
+struct hr_xdp_frag {
+	uint8_t *addr;
+	uint32_t size;
+};
+
+struct hr_xdp_shinfo {
+	uint32_t nr_frags;
+	uint32_t frags_size; /* xdp_frags_size: bytes in all fragments */
+	struct hr_xdp_frag frags[HR_MAX_SKB_FRAGS];
+};
+
+_Static_assert(sizeof(struct hr_xdp_shinfo) <= HR_SKB_SHINFO_SIZE,
+	       "fragment list fits the shinfo tailroom");
+
 static inline void hr_xdp_init_buff(struct hr_xdp_buff *xdp, uint32_t frame_sz,
 				    struct hr_rxq_info *rxq)
 {
@@ -110,6 +130,28 @@ static inline void *hr_xdp_hard_end(const struct hr_xdp_buff *xdp)
 {
 	return (uint8_t *)xdp->data_hard_start + xdp->frame_sz -
 	       HR_SKB_SHINFO_SIZE;
+}
+
+static inline struct hr_xdp_shinfo *
+hr_xdp_shinfo(const struct hr_xdp_buff *xdp)
+{
+	return (struct hr_xdp_shinfo *)hr_xdp_hard_end(xdp);
+}
+
+static inline bool hr_xdp_has_frags(const struct hr_xdp_buff *xdp)
+{
+	return xdp->flags & HR_XDP_FLAGS_HAS_FRAGS;
+}
+
+/* Linear part plus fragments (xdp_get_buff_len). */
+static inline uint32_t hr_xdp_buff_len(const struct hr_xdp_buff *xdp)
+{
+	uint32_t len = (uint32_t)((uint8_t *)xdp->data_end -
+				  (uint8_t *)xdp->data);
+
+	if (hr_xdp_has_frags(xdp))
+		len += hr_xdp_shinfo(xdp)->frags_size;
+	return len;
 }
 
 static inline bool hr_xdp_metalen_invalid(unsigned long metalen)

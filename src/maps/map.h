@@ -71,6 +71,9 @@ enum hr_map_type {
 #define HR_F_WRONLY_PROG (1U << 8)
 #define HR_F_MMAPABLE (1U << 10)
 #define HR_F_INNER_MAP (1U << 12)
+#define HR_F_PRESERVE_ELEMS (1U << 11)
+#define HR_F_ACCESS_MASK \
+	(HR_F_RDONLY | HR_F_RDONLY_PROG | HR_F_WRONLY | HR_F_WRONLY_PROG)
 
 struct hr_map_attr {
 	uint32_t type;
@@ -122,6 +125,16 @@ struct hr_map {
 	/* Index in the owning object's map list. */
 	int index;
 };
+
+/*
+ * Each map type's ops, named after the kernel's type: BPF_MAP_TYPE_DEVMAP
+ * is hr_map_ops_devmap, defined in that type's src/maps file. map.c refers
+ * to the ones not written yet weakly, so a missing type is just NULL.
+ */
+extern const struct hr_map_ops hr_map_ops_hash;
+extern const struct hr_map_ops hr_map_ops_array;
+extern const struct hr_map_ops hr_map_ops_percpu_hash;
+extern const struct hr_map_ops hr_map_ops_percpu_array;
 
 /* The ops for @type, or NULL when headroom does not implement it. */
 const struct hr_map_ops *hr_map_ops_for(uint32_t type);

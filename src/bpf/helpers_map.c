@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The map helpers programs call: bpf_map_lookup_elem,
+ * bpf_map_update_elem, bpf_map_delete_elem and
+ * bpf_map_lookup_percpu_elem. Every pointer is checked against the run's
+ * memory first; a bad one has already aborted the run, so return at once.
+ */
+#include <errno.h>
+
+#include "helpers.h"
+#include "maps/map.h"
+#include "vm.h"
+
+/* The map in r1 and a key in r2 the program may read; NULL on abort. */
+static struct hr_map *hr_helper_map_key(struct hr_run *run, uint64_t r1,
+					uint64_t r2, const void **key)
+{
+	struct hr_map *map = hr_run_map(run, r1);
+
+	if (!map)
+		return NULL;
+	*key = hr_run_mem(run, r2, map->attr.key_size, false);
+	return *key ? map : NULL;
+}
+
+static uint64_t hr_map_lookup_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
+				      uint64_t r4, uint64_t r5,
+				      struct hr_run *run)
+{
+	const void *key;
+	struct hr_map *map = hr_helper_map_key(run, r1, r2, &key);
+
+	if (!map || !map->ops->lookup)
+		return 0;
+	return (uintptr_t)map->ops->lookup(map, key, run->cpu);
+}
+
+static uint64_t hr_map_update_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
+				      uint64_t r4, uint64_t r5,
+				      struct hr_run *run)
+{
+	const void *key, *value;
+	struct hr_map *map = hr_helper_map_key(run, r1, r2, &key);
+
+	if (!map)
+		return 0;
+	value = hr_run_mem(run, r3, map->attr.value_size, false);
+	if (!value)
+		return 0;
+	/* The verifier refuses this; at run time it is a permission error. */
+	if (map->rdonly_prog || (map->attr.map_flags & HR_F_RDONLY_PROG))
+		return (uint64_t)(int64_t)-EPERM;
+	if (!map->ops->update)
+		return (uint64_t)(int64_t)-EOPNOTSUPP;
+	return (uint64_t)(int64_t)map->ops->update(map, key, value, r4,
+						   run->cpu);
+}
+
+static uint64_t hr_map_delete_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
+				      uint64_t r4, uint64_t r5,
+				      struct hr_run *run)
+{
+	const void *key;
+	struct hr_map *map = hr_helper_map_key(run, r1, r2, &key);
+
+	if (!map)
+		return 0;
+	if (map->rdonly_prog || (map->attr.map_flags & HR_F_RDONLY_PROG))
+		return (uint64_t)(int64_t)-EPERM;
+	if (!map->ops->delete)
+		return (uint64_t)(int64_t)-EOPNOTSUPP;
+	return (uint64_t)(int64_t)map->ops->delete (map, key);
+}
+
+/* Another CPU's value of a per-CPU map; NULL for any other map or CPU. */
+static uint64_t hr_map_lookup_percpu_elem_fn(uint64_t r1, uint64_t r2,
+					     uint64_t r3, uint64_t r4,
+					     uint64_t r5, struct hr_run *run)
+{
+	const void *key;
+	struct hr_map *map = hr_helper_map_key(run, r1, r2, &key);
+
+	if (!map || !map->ops->lookup || !hr_map_is_percpu(map))
+		return 0;
+	if (r3 >= map->attr.ncpus)
+		return 0;
+	return (uintptr_t)map->ops->lookup(map, key, (unsigned int)r3);
+}
+
+const struct hr_helper hr_helper_map_lookup_elem = {
+	.id = 1,
+	.name = "bpf_map_lookup_elem",
+	.fn = hr_map_lookup_elem_fn,
+};
+
+const struct hr_helper hr_helper_map_update_elem = {
+	.id = 2,
+	.name = "bpf_map_update_elem",
+	.fn = hr_map_update_elem_fn,
+};
+
+const struct hr_helper hr_helper_map_delete_elem = {
+	.id = 3,
+	.name = "bpf_map_delete_elem",
+	.fn = hr_map_delete_elem_fn,
+};
+
+const struct hr_helper hr_helper_map_lookup_percpu_elem = {
+	.id = 195,
+	.name = "bpf_map_lookup_percpu_elem",
+	.fn = hr_map_lookup_percpu_elem_fn,
+};

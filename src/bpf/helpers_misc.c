@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Helpers that do not touch the packet: time, random numbers, the CPU
+ * number, checksum differences and bpf_trace_printk.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "helpers.h"
+#include "mem.h"
+
+static uint64_t ret_int(int v)
+{
+	return (uint64_t)(int64_t)v;
+}
+
+/* bpf_ktime_get_ns: CLOCK_MONOTONIC, as ktime_get_mono_fast_ns. */
+static uint64_t ktime_get_ns(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4,
+			     uint64_t r5, struct hr_run *run)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* splitmix64: one add and three mixes a call, state per thread. */
+static __thread uint64_t prandom_state;
+
+static uint64_t prandom_seed(void)
+{
+	struct timespec ts;
+	uint64_t seed;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32);
+	/* Threads started in the same nanosecond still differ. */
+	seed ^= (uint64_t)(uintptr_t)&prandom_state;
+	return seed | 1;
+}
+
+static uint64_t get_prandom_u32(uint64_t r1, uint64_t r2, uint64_t r3,
+				uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	uint64_t z;
+
+	if (!prandom_state)
+		prandom_state = prandom_seed();
+	prandom_state += 0x9e3779b97f4a7c15ull;
+	z = prandom_state;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+static uint64_t get_smp_processor_id(uint64_t r1, uint64_t r2, uint64_t r3,
+				     uint64_t r4, uint64_t r5,
+				     struct hr_run *run)
+{
+	return run->cpu;
+}
+
+/*
+ * x86-64 csum_partial, bit for bit, in the kernel's grouping
+ * (arch/x86/lib/csum-partial_64.c): 80-byte blocks as two 40-byte
+ * add-with-carry chains, one 40-byte chain, then 32, 16 and 8 byte chains
+ * and a zero-padded little-endian tail, the 64-bit sum folded to 32 bits.
+ * A chain that starts with a plain add never loses its last carry, so the
+ * result is the one's complement sum itself, zero only for all-zero input.
+ */
+static uint64_t load64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* add, adc, adc ..., adc $0 over @n words. */
+static uint64_t adc_chain(uint64_t sum, const uint8_t *p, unsigned int n)
+{
+	unsigned __int128 acc;
+	uint64_t carry = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		acc = (unsigned __int128)sum + load64(p + 8 * i) + carry;
+		sum = (uint64_t)acc;
+		carry = (uint64_t)(acc >> 64);
+	}
+	return sum + carry;
+}
+
+/* addq b, a; adcq $0, a. */
+static uint64_t add_fold(uint64_t a, uint64_t b)
+{
+	uint64_t s = a + b;
+
+	return s + (s < b);
+}
+
+static uint32_t csum_finalize(uint64_t sum)
+{
+	uint64_t ror = (sum >> 32) | (sum << 32);
+
+	return (uint32_t)((sum + ror) >> 32);
+}
+
+uint32_t hr_csum_partial(const void *buf, uint32_t len, uint32_t seed)
+{
+	const uint8_t *p = buf;
+	uint64_t sum = seed;
+
+	if (len >= 80) {
+		uint64_t sum2 = 0;
+
+		do {
+			sum = adc_chain(sum, p, 5);
+			sum2 = adc_chain(sum2, p + 40, 5);
+			p += 80;
+			len -= 80;
+		} while (len >= 80);
+		sum = add_fold(sum, sum2);
+	}
+	if (len >= 40) {
+		sum = adc_chain(sum, p, 5);
+		p += 40;
+		len -= 40;
+	}
+	if (len & 32) {
+		sum = adc_chain(sum, p, 4);
+		p += 32;
+	}
+	if (len & 16) {
+		sum = adc_chain(sum, p, 2);
+		p += 16;
+	}
+	if (len & 8) {
+		sum = adc_chain(sum, p, 1);
+		p += 8;
+	}
+	if (len & 7) {
+		uint64_t trail = 0;
+
+		memcpy(&trail, p, len & 7);
+		sum = add_fold(sum, trail);
+	}
+	return csum_finalize(sum);
+}
+
+static uint32_t csum_add32(uint32_t a, uint32_t b)
+{
+	uint32_t s = a + b;
+
+	return s + (s < b);
+}
+
+/* csum_from32to16: folds without complementing. */
+static uint16_t csum_from32to16(uint32_t sum)
+{
+	sum += (sum >> 16) | (sum << 16);
+	return (uint16_t)(sum >> 16);
+}
+
+/*
+ * bpf_csum_diff as of Linux 6.18: no size checks left in the helper (the
+ * verifier bounds both buffers, and any length is summed), and the 32-bit
+ * sum folded to 16 bits.
+ */
+static uint64_t csum_diff(uint64_t from, uint64_t from_size, uint64_t to,
+			  uint64_t to_size, uint64_t seed, struct hr_run *run)
+{
+	uint32_t fsz = (uint32_t)from_size, tsz = (uint32_t)to_size;
+	const void *f = NULL, *t = NULL;
+	uint32_t ret = (uint32_t)seed;
+
+	if (fsz) {
+		f = hr_run_mem(run, from, fsz, false);
+		if (!f)
+			return 0;
+	}
+	if (tsz) {
+		t = hr_run_mem(run, to, tsz, false);
+		if (!t)
+			return 0;
+	}
+	if (fsz && tsz)
+		ret = csum_add32(hr_csum_partial(t, tsz, ret),
+				 ~hr_csum_partial(f, fsz, 0));
+	else if (tsz)
+		ret = hr_csum_partial(t, tsz, ret);
+	else if (fsz)
+		ret = ~hr_csum_partial(f, fsz, ~ret);
+	return csum_from32to16(ret);
+}
+
+/* bpf_trace_printk: the kernel's format rules (bpf_bprintf_prepare). */
+
+#define HR_TRACE_BUF 1024 /* MAX_BPRINTF_BUF */
+#define HR_TRACE_BIN_ARGS 512 /* MAX_BPRINTF_BIN_ARGS */
+#define HR_TRACE_NARGS 3 /* MAX_TRACE_PRINTK_VARARGS */
+
+static void default_sink(const char *text, size_t len)
+{
+	bool nl = len && text[len - 1] == '\n';
+
+	fprintf(stderr, "headroom-trace: %.*s%s", (int)len, text,
+		nl ? "" : "\n");
+}
+
+hr_trace_sink_fn hr_trace_sink = default_sink;
+
+struct trace_out {
+	char buf[HR_TRACE_BUF];
+	size_t used; /* bytes in buf, at most HR_TRACE_BUF - 1 */
+	size_t total; /* bytes the whole text has (bstr_printf's result) */
+	uint32_t bin_used; /* the kernel's bin_args space, for %s limits */
+};
+
+static void out_put(struct trace_out *o, const char *s, size_t n)
+{
+	size_t room = sizeof(o->buf) - 1 - o->used;
+	size_t k = n < room ? n : room;
+
+	memcpy(o->buf + o->used, s, k);
+	o->used += k;
+	o->total += n;
+}
+
+static void out_fmt(struct trace_out *o, const char *spec, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void out_fmt(struct trace_out *o, const char *spec, ...)
+{
+	char tmp[HR_TRACE_BUF];
+	size_t shown;
+	va_list ap;
+	int n;
+
+	va_start(ap, spec);
+	n = vsnprintf(tmp, sizeof(tmp), spec, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	/* A conversion wider than the buffer still counts in full. */
+	shown = (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1;
+	out_put(o, tmp, shown);
+	o->total += (size_t)n - shown;
+}
+
+static bool readable(const struct hr_run *run, uint64_t addr)
+{
+	return run->vm &&
+	       hr_mem_check(run, (uintptr_t)addr, 1, false) == HR_ABORT_NONE;
+}
+
+/*
+ * The string at @addr as strncpy_from_kernel_nofault gives it: at most
+ * @max - 1 bytes, empty when a byte before its end is out of reach.
+ * Returns the bytes copied including the NUL (the bin_args cost).
+ */
+static uint32_t copy_string(const struct hr_run *run, uint64_t addr,
+			    uint32_t max, char *dst)
+{
+	uint32_t i;
+
+	for (i = 0; i < max; i++) {
+		if (!readable(run, addr + i)) {
+			dst[0] = '\0';
+			return 1;
+		}
+		dst[i] = *(const char *)(uintptr_t)(addr + i);
+		if (!dst[i])
+			return i + 1;
+	}
+	dst[max - 1] = '\0';
+	return max;
+}
+
+/* The @n bytes at @addr, zeros when out of reach. */
+static void copy_bytes(const struct hr_run *run, uint64_t addr, uint8_t *dst,
+		       unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!readable(run, addr + i))
+			break;
+	if (i == n)
+		memcpy(dst, (const void *)(uintptr_t)addr, n);
+	else
+		memset(dst, 0, n);
+}
+
+static void fmt_ip(struct trace_out *o, const struct hr_run *run, uint64_t arg,
+		   char kind, char ver)
+{
+	uint8_t ip[16];
+	char s[48];
+	int n = 0, i;
+
+	copy_bytes(run, arg, ip, ver == '4' ? 4 : 16);
+	if (ver == '4') {
+		n = snprintf(s, sizeof(s),
+			     kind == 'i' ? "%03u.%03u.%03u.%03u" :
+					   "%u.%u.%u.%u",
+			     ip[0], ip[1], ip[2], ip[3]);
+	} else {
+		for (i = 0; i < 16; i++)
+			n += snprintf(s + n, sizeof(s) - n,
+				      kind == 'I' && i && !(i & 1) ? ":%02x" :
+								     "%02x",
+				      ip[i]);
+	}
+	out_put(o, s, (size_t)n);
+	o->bin_used += (uint32_t)n + 1;
+}
+
+static void bin_align(struct trace_out *o, uint32_t size)
+{
+	o->bin_used = (o->bin_used + 3) & ~3u;
+	o->bin_used += size;
+}
+
+/*
+ * One conversion starting at fmt[*i] == '%' with @arg; advances *i to its
+ * last character. 0 or -EINVAL / -ENOSPC, as bpf_bprintf_prepare.
+ */
+static int fmt_spec(struct trace_out *o, const struct hr_run *run,
+		    const char *fmt, size_t *i, uint64_t arg)
+{
+	char spec[32], str[HR_TRACE_BIN_ARGS];
+	size_t j = *i + 1, k = 0;
+	bool ll = false, l = false;
+
+	spec[k++] = '%';
+	while (fmt[j] == '0' || fmt[j] == '+' || fmt[j] == '-' ||
+	       fmt[j] == ' ') {
+		if (k < 8)
+			spec[k++] = fmt[j];
+		j++;
+	}
+	if (fmt[j] >= '1' && fmt[j] <= '9') {
+		while (fmt[j] >= '0' && fmt[j] <= '9') {
+			if (k < 16)
+				spec[k++] = fmt[j];
+			j++;
+		}
+	}
+	if (fmt[j] == 'p') {
+		char c = fmt[j + 1];
+
+		if ((c == 'k' || c == 'u') && fmt[j + 2] == 's') {
+			/* user and kernel strings are one memory here */
+			j += 2;
+			goto str;
+		}
+		if (c == 0 || isspace((unsigned char)c) ||
+		    ispunct((unsigned char)c) || c == 'K' || c == 'x' ||
+		    c == 's' || c == 'S') {
+			/* Kernel pointers are hashed or symbolised there;
+			 * here the value is printed as the kernel prints
+			 * an unhashed one. */
+			if (c == 's' || c == 'S')
+				out_fmt(o, "0x%llx", (unsigned long long)arg);
+			else
+				out_fmt(o, "%016llx", (unsigned long long)arg);
+			bin_align(o, 8);
+			*i = (c == 'K' || c == 'x' || c == 's' || c == 'S') ?
+				     j + 1 :
+				     j;
+			return 0;
+		}
+		if (c == 'B') {
+			out_fmt(o, "0x%llx", (unsigned long long)arg);
+			o->bin_used += 19;
+			*i = j + 1;
+			return 0;
+		}
+		if ((c != 'i' && c != 'I') ||
+		    (fmt[j + 2] != '4' && fmt[j + 2] != '6'))
+			return -EINVAL;
+		if (HR_TRACE_BIN_ARGS - o->bin_used <
+		    (fmt[j + 2] == '4' ? 4u : 16u))
+			return -ENOSPC;
+		fmt_ip(o, run, arg, c, fmt[j + 2]);
+		*i = j + 2;
+		return 0;
+	}
+	if (fmt[j] == 's') {
+str:
+		if (fmt[j + 1] != 0 && !isspace((unsigned char)fmt[j + 1]) &&
+		    !ispunct((unsigned char)fmt[j + 1]))
+			return -EINVAL;
+		if (o->bin_used >= HR_TRACE_BIN_ARGS)
+			return -ENOSPC;
+		o->bin_used += copy_string(
+			run, arg, HR_TRACE_BIN_ARGS - o->bin_used, str);
+		spec[k++] = 's';
+		spec[k] = '\0';
+		out_fmt(o, spec, str);
+		*i = j;
+		return 0;
+	}
+	if (fmt[j] == 'c') {
+		if (o->bin_used >= HR_TRACE_BIN_ARGS)
+			return -ENOSPC;
+		o->bin_used++;
+		spec[k++] = 'c';
+		spec[k] = '\0';
+		out_fmt(o, spec, (int)(unsigned char)arg);
+		*i = j;
+		return 0;
+	}
+	if (fmt[j] == 'l') {
+		l = true;
+		j++;
+	}
+	if (fmt[j] == 'l') {
+		ll = true;
+		j++;
+	}
+	if (fmt[j] != 'i' && fmt[j] != 'd' && fmt[j] != 'u' && fmt[j] != 'x' &&
+	    fmt[j] != 'X')
+		return -EINVAL;
+	bin_align(o, l || ll ? 8 : 4);
+	if (o->bin_used > HR_TRACE_BIN_ARGS)
+		return -ENOSPC;
+	if (l || ll) {
+		spec[k++] = 'l';
+		spec[k++] = 'l';
+	}
+	spec[k++] = fmt[j];
+	spec[k] = '\0';
+	if (l || ll)
+		out_fmt(o, spec, (unsigned long long)arg);
+	else if (fmt[j] == 'd' || fmt[j] == 'i')
+		out_fmt(o, spec, (int)(uint32_t)arg);
+	else
+		out_fmt(o, spec, (unsigned int)(uint32_t)arg);
+	*i = j;
+	return 0;
+}
+
+static int trace_format(struct trace_out *o, const struct hr_run *run,
+			const char *fmt, size_t len, const uint64_t *args)
+{
+	unsigned int nspec = 0;
+	size_t i;
+	int err;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)fmt[i];
+
+		if ((!isprint(c) && !isspace(c)) || !isascii(c))
+			return -EINVAL;
+		if (c != '%') {
+			out_put(o, fmt + i, 1);
+			continue;
+		}
+		if (fmt[i + 1] == '%') {
+			out_put(o, "%", 1);
+			i++;
+			continue;
+		}
+		if (nspec >= HR_TRACE_NARGS)
+			return -EINVAL;
+		err = fmt_spec(o, run, fmt, &i, args[nspec]);
+		if (err)
+			return err;
+		nspec++;
+	}
+	return 0;
+}
+
+static uint64_t trace_printk(uint64_t fmt, uint64_t fmt_size, uint64_t a1,
+			     uint64_t a2, uint64_t a3, struct hr_run *run)
+{
+	static __thread struct trace_out out;
+	const uint64_t args[HR_TRACE_NARGS] = { a1, a2, a3 };
+	uint32_t size = (uint32_t)fmt_size;
+	const char *f, *end;
+	int err;
+
+	if (!size)
+		return ret_int(-EINVAL);
+	f = hr_run_mem(run, fmt, size, false);
+	if (!f)
+		return 0;
+	end = memchr(f, 0, size);
+	if (!end)
+		return ret_int(-EINVAL);
+	out.used = 0;
+	out.total = 0;
+	out.bin_used = 0;
+	err = trace_format(&out, run, f, (size_t)(end - f), args);
+	if (err)
+		return ret_int(err);
+	out.buf[out.used] = '\0';
+	if (hr_trace_sink)
+		hr_trace_sink(out.buf, out.used);
+	return ret_int((int)out.total);
+}
+
+const struct hr_helper hr_helper_ktime_get_ns = {
+	.id = 5,
+	.name = "bpf_ktime_get_ns",
+	.fn = ktime_get_ns,
+};
+
+const struct hr_helper hr_helper_trace_printk = {
+	.id = 6,
+	.name = "bpf_trace_printk",
+	.fn = trace_printk,
+};
+
+const struct hr_helper hr_helper_get_prandom_u32 = {
+	.id = 7,
+	.name = "bpf_get_prandom_u32",
+	.fn = get_prandom_u32,
+};
+
+const struct hr_helper hr_helper_get_smp_processor_id = {
+	.id = 8,
+	.name = "bpf_get_smp_processor_id",
+	.fn = get_smp_processor_id,
+};
+
+const struct hr_helper hr_helper_csum_diff = {
+	.id = 28,
+	.name = "bpf_csum_diff",
+	.fn = csum_diff,
+};

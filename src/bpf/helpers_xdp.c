@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The XDP packet helpers (net/core/filter.c). r1 is the program's context;
+ * the buff behind it is reached through run->priv (struct hr_xdp_ctx).
+ * After a helper moves the buff, the context and the run's packet bounds
+ * follow, as the kernel's data pointers do.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "helpers.h"
+
+/* The kernel limits offset and length to 16 bits in bpf_xdp_pointer. */
+#define HR_XDP_BYTES_MAX 0xffffu
+
+static struct hr_xdp_ctx *xdp_ctx(struct hr_run *run)
+{
+	return run->priv;
+}
+
+/* A helper result as the kernel's u64 return of a negative int. */
+static uint64_t ret_int(int v)
+{
+	return (uint64_t)(int64_t)v;
+}
+
+static uint64_t adjust_done(struct hr_run *run, int err)
+{
+	if (!err)
+		hr_xdp_ctx_sync(xdp_ctx(run), run);
+	return ret_int(err);
+}
+
+static uint64_t xdp_adjust_head(uint64_t r1, uint64_t offset, uint64_t r3,
+				uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	return adjust_done(run,
+			   hr_xdp_adjust_head(xdp_ctx(run)->xdp, (int)offset));
+}
+
+static uint64_t xdp_adjust_meta(uint64_t r1, uint64_t offset, uint64_t r3,
+				uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	return adjust_done(run,
+			   hr_xdp_adjust_meta(xdp_ctx(run)->xdp, (int)offset));
+}
+
+static uint64_t xdp_adjust_tail(uint64_t r1, uint64_t offset, uint64_t r3,
+				uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	return adjust_done(run,
+			   hr_xdp_adjust_tail(xdp_ctx(run)->xdp, (int)offset));
+}
+
+static uint32_t buff_len(const struct hr_xdp_buff *xdp)
+{
+	return (uint32_t)((uint8_t *)xdp->data_end - (uint8_t *)xdp->data);
+}
+
+static uint64_t xdp_get_buff_len(uint64_t r1, uint64_t r2, uint64_t r3,
+				 uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	return hr_xdp_buff_len(xdp_ctx(run)->xdp);
+}
+
+/*
+ * bpf_xdp_pointer for a linear buff: -EFAULT for an offset or length past
+ * 16 bits, -EINVAL past the packet, else 0 with *@p set.
+ */
+static int xdp_pointer(const struct hr_xdp_buff *xdp, uint32_t offset,
+		       uint32_t len, uint8_t **p)
+{
+	if (offset > HR_XDP_BYTES_MAX || len > HR_XDP_BYTES_MAX)
+		return -EFAULT;
+	if (offset + len > buff_len(xdp))
+		return -EINVAL;
+	*p = (uint8_t *)xdp->data + offset;
+	return 0;
+}
+
+static uint64_t xdp_copy_bytes(struct hr_run *run, uint32_t offset,
+			       uint64_t buf, uint32_t len, bool store)
+{
+	uint8_t *pkt, *mem = NULL;
+	int err;
+
+	/* The verifier checks the buffer before the call can fail. */
+	if (len) {
+		mem = hr_run_mem(run, buf, len, !store);
+		if (!mem)
+			return 0;
+	}
+	err = xdp_pointer(xdp_ctx(run)->xdp, offset, len, &pkt);
+	if (err)
+		return ret_int(err);
+	if (store)
+		memmove(pkt, mem, len);
+	else
+		memmove(mem, pkt, len);
+	return 0;
+}
+
+static uint64_t xdp_load_bytes(uint64_t r1, uint64_t offset, uint64_t buf,
+			       uint64_t len, uint64_t r5, struct hr_run *run)
+{
+	return xdp_copy_bytes(run, (uint32_t)offset, buf, (uint32_t)len, false);
+}
+
+static uint64_t xdp_store_bytes(uint64_t r1, uint64_t offset, uint64_t buf,
+				uint64_t len, uint64_t r5, struct hr_run *run)
+{
+	return xdp_copy_bytes(run, (uint32_t)offset, buf, (uint32_t)len, true);
+}
+
+const struct hr_helper hr_helper_xdp_adjust_head = {
+	.id = 44,
+	.name = "bpf_xdp_adjust_head",
+	.fn = xdp_adjust_head,
+};
+
+const struct hr_helper hr_helper_xdp_adjust_meta = {
+	.id = 54,
+	.name = "bpf_xdp_adjust_meta",
+	.fn = xdp_adjust_meta,
+};
+
+const struct hr_helper hr_helper_xdp_adjust_tail = {
+	.id = 65,
+	.name = "bpf_xdp_adjust_tail",
+	.fn = xdp_adjust_tail,
+};
+
+const struct hr_helper hr_helper_xdp_get_buff_len = {
+	.id = 188,
+	.name = "bpf_xdp_get_buff_len",
+	.fn = xdp_get_buff_len,
+};
+
+const struct hr_helper hr_helper_xdp_load_bytes = {
+	.id = 189,
+	.name = "bpf_xdp_load_bytes",
+	.fn = xdp_load_bytes,
+};
+
+const struct hr_helper hr_helper_xdp_store_bytes = {
+	.id = 190,
+	.name = "bpf_xdp_store_bytes",
+	.fn = xdp_store_bytes,
+};

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The object loader's working state, shared by its parts: ELF reading
+ * (loader.c), map creation (ld_maps.c) and program linking (reloc.c).
+ * Nothing here outlives hr_object_open().
+ */
+#ifndef HR_BPF_LOADER_H
+#define HR_BPF_LOADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "prog.h"
+
+struct btf;
+struct hr_map;
+struct hr_map_attr;
+
+/* ELF relocation types of the BPF target (llvm's BPF.def). */
+#define HR_R_BPF_NONE 0
+#define HR_R_BPF_64_64 1
+#define HR_R_BPF_64_ABS64 2
+#define HR_R_BPF_64_ABS32 3
+#define HR_R_BPF_64_NODYLD32 4
+#define HR_R_BPF_64_32 10
+
+#define HR_INSN_SZ 8
+
+enum hr_ld_kind {
+	HR_SEC_OTHER = 0,
+	HR_SEC_TEXT, /* .text: subprograms */
+	HR_SEC_PROG, /* a program section headroom runs */
+	HR_SEC_SKIPPED, /* a program section of a type headroom lacks */
+	HR_SEC_DATA, /* .data, .data.* */
+	HR_SEC_RODATA, /* .rodata, .rodata.* */
+	HR_SEC_BSS, /* .bss, .bss.* */
+	HR_SEC_MAPS, /* .maps: BTF-defined maps */
+	HR_SEC_LEGACY_MAPS, /* maps: struct bpf_map_def / bpf_elf_map */
+};
+
+struct hr_ld_rel {
+	uint64_t off; /* byte offset inside the target section */
+	uint32_t sym;
+	uint32_t type;
+};
+
+struct hr_ld_sec {
+	const char *name;
+	enum hr_ld_kind kind;
+	const uint8_t *data; /* NULL for NOBITS */
+	size_t size;
+	struct hr_ld_rel *rels; /* sorted by off */
+	size_t nrels;
+	/* Program sections: the type the section name (or force) gives. */
+	const struct hr_prog_type *type;
+	uint32_t attach;
+	bool frags;
+	/* Global data sections: the array map and its value memory. */
+	struct hr_map *map;
+	uint8_t *value;
+};
+
+struct hr_ld_sym {
+	const char *name;
+	uint64_t value;
+	uint64_t size;
+	uint32_t shndx;
+	uint8_t type; /* STT_* */
+	uint8_t bind; /* STB_* */
+};
+
+/* Where a map definition lives, to resolve relocations against it. */
+struct hr_ld_maploc {
+	uint32_t sec;
+	uint64_t off;
+	uint64_t size;
+	struct hr_map *map;
+};
+
+struct hr_loader {
+	const char *path;
+	char *err;
+	size_t errsz;
+	char objname[64]; /* libbpf's object name: basename up to a dot */
+	unsigned int ncpus;
+	const struct hr_prog_type *force;
+
+	struct hr_ld_sec *secs;
+	size_t nsecs;
+	struct hr_ld_sym *syms;
+	size_t nsyms;
+	const uint8_t *btf_ext;
+	size_t btf_ext_size;
+	struct btf *btf;
+
+	struct hr_ld_maploc *locs;
+	size_t nlocs;
+	struct hr_object *obj;
+};
+
+/* Writes "PATH: message" to the caller's error buffer; returns @err. */
+int hr_ld_error(struct hr_loader *ld, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ld_maps.c: creates every map of the object (legacy, BTF, global data). */
+int hr_ld_create_maps(struct hr_loader *ld);
+
+/* The map defined at byte @off of section @sec, or NULL. */
+struct hr_map *hr_ld_map_at(const struct hr_loader *ld, uint32_t sec,
+			    uint64_t off);
+
+/* reloc.c: fails when a loaded section carries CO-RE relocations. */
+int hr_ld_check_core(struct hr_loader *ld);
+
+/*
+ * reloc.c: builds @prog's instructions from function @func of section
+ * @sec, appending the subprograms it calls, and applies relocations.
+ */
+int hr_ld_link_prog(struct hr_loader *ld, struct hr_prog *prog, uint32_t sec,
+		    const struct hr_ld_sym *func);
+
+#endif /* HR_BPF_LOADER_H */

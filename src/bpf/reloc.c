@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Linking one program: its function's instructions, then each subprogram
+ * it reaches (bpf-to-bpf calls, callback addresses) appended once at the
+ * end, as libbpf lays programs out; relocations turn map references into
+ * map pointers, global data references into value addresses and kfunc
+ * externs into resolved kfunc calls.
+ */
+#include <errno.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "loader.h"
+#include "../maps/map.h"
+
+/* A function of some section, copied into the program at @at. */
+struct link_func {
+	uint32_t sec;
+	uint32_t start; /* first instruction, in the section */
+	uint32_t cnt;
+	uint32_t at; /* first instruction, in the program */
+};
+
+struct link {
+	struct hr_loader *ld;
+	struct hr_prog *prog;
+	struct hr_insn *insns;
+	hr_helper_fn *calls;
+	/* Per program instruction: the section instruction it came from. */
+	uint32_t *orig_sec;
+	uint32_t *orig_idx;
+	uint32_t cnt, cap;
+	struct link_func *funcs;
+	uint32_t nfuncs;
+};
+
+static int resize(void *pp, size_t n, size_t size)
+{
+	void **p = pp, *q = realloc(*p, n * size);
+
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	return 0;
+}
+
+/* Makes room for @need instructions in the four parallel arrays. */
+static int link_grow(struct link *l, uint32_t need)
+{
+	uint32_t cap = l->cap ? l->cap : 64;
+
+	while (cap < need)
+		cap *= 2;
+	if (cap == l->cap)
+		return 0;
+	if (resize(&l->insns, cap, sizeof(*l->insns)) ||
+	    resize(&l->calls, cap, sizeof(*l->calls)) ||
+	    resize(&l->orig_sec, cap, sizeof(*l->orig_sec)) ||
+	    resize(&l->orig_idx, cap, sizeof(*l->orig_idx)))
+		return -ENOMEM;
+	l->cap = cap;
+	return 0;
+}
+
+/* Copies instructions [start, start + cnt) of @sec to the program's end. */
+static int append_func(struct link *l, uint32_t sec, uint32_t start,
+		       uint32_t cnt, uint32_t *at)
+{
+	const struct hr_ld_sec *s = &l->ld->secs[sec];
+	struct link_func *f;
+	uint32_t i;
+
+	if (!cnt || (uint64_t)(start + cnt) * HR_INSN_SZ > s->size)
+		return hr_ld_error(l->ld, -EINVAL,
+				   "section '%s': function at insn %u has a "
+				   "bad size",
+				   s->name, start);
+	if (link_grow(l, l->cnt + cnt))
+		return hr_ld_error(l->ld, -ENOMEM, "out of memory");
+	f = realloc(l->funcs, (l->nfuncs + 1) * sizeof(*f));
+	if (!f)
+		return hr_ld_error(l->ld, -ENOMEM, "out of memory");
+	l->funcs = f;
+	l->funcs[l->nfuncs++] = (struct link_func){
+		.sec = sec, .start = start, .cnt = cnt, .at = l->cnt
+	};
+	memcpy(l->insns + l->cnt, s->data + (size_t)start * HR_INSN_SZ,
+	       (size_t)cnt * HR_INSN_SZ);
+	for (i = 0; i < cnt; i++) {
+		l->calls[l->cnt + i] = NULL;
+		l->orig_sec[l->cnt + i] = sec;
+		l->orig_idx[l->cnt + i] = start + i;
+	}
+	*at = l->cnt;
+	l->cnt += cnt;
+	return 0;
+}
+
+/* The function symbol of @sec whose body holds instruction @idx. */
+static const struct hr_ld_sym *func_at(const struct hr_loader *ld, uint32_t sec,
+				       uint32_t idx)
+{
+	uint64_t off = (uint64_t)idx * HR_INSN_SZ;
+	size_t i;
+
+	for (i = 0; i < ld->nsyms; i++) {
+		const struct hr_ld_sym *s = &ld->syms[i];
+
+		if (s->shndx == sec && s->type == STT_FUNC && s->value <= off &&
+		    off < s->value + s->size)
+			return s;
+	}
+	return NULL;
+}
+
+/* Program index of section instruction @idx of @sec, linking it in. */
+static int target_pc(struct link *l, uint32_t pc, uint32_t sec, int64_t idx,
+		     uint32_t *out)
+{
+	const struct hr_ld_sec *s = &l->ld->secs[sec];
+	const struct hr_ld_sym *fn;
+	uint32_t i, at;
+	int ret;
+
+	for (i = 0; i < l->nfuncs; i++) {
+		const struct link_func *f = &l->funcs[i];
+
+		if (f->sec == sec && idx >= f->start &&
+		    idx < (int64_t)f->start + f->cnt) {
+			*out = f->at + (uint32_t)(idx - f->start);
+			return 0;
+		}
+	}
+	if (s->kind != HR_SEC_TEXT && s->kind != HR_SEC_PROG &&
+	    s->kind != HR_SEC_SKIPPED)
+		return hr_ld_error(l->ld, -EINVAL,
+				   "section '%s' insn %u: call into "
+				   "non-code section '%s'",
+				   l->prog->sec, pc, s->name);
+	fn = idx >= 0 && idx < UINT32_MAX ? func_at(l->ld, sec, (uint32_t)idx) :
+					    NULL;
+	if (!fn || fn->value % HR_INSN_SZ || fn->size % HR_INSN_SZ)
+		return hr_ld_error(l->ld, -EINVAL,
+				   "section '%s' insn %u: call target %lld "
+				   "of '%s' is not inside a function",
+				   l->prog->sec, pc, (long long)idx, s->name);
+	ret = append_func(l, sec, (uint32_t)(fn->value / HR_INSN_SZ),
+			  (uint32_t)(fn->size / HR_INSN_SZ), &at);
+	if (ret)
+		return ret;
+	*out = at + (uint32_t)(idx - fn->value / HR_INSN_SZ);
+	return 0;
+}
+
+static const struct hr_ld_rel *find_rel(const struct hr_ld_sec *s, uint32_t idx)
+{
+	uint64_t off = (uint64_t)idx * HR_INSN_SZ;
+	size_t lo = 0, hi = s->nrels;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->rels[mid].off < off)
+			lo = mid + 1;
+		else if (s->rels[mid].off > off)
+			hi = mid;
+		else
+			return &s->rels[mid];
+	}
+	return NULL;
+}
+
+static bool is_code(const struct hr_ld_sec *s)
+{
+	return s->kind == HR_SEC_TEXT || s->kind == HR_SEC_PROG ||
+	       s->kind == HR_SEC_SKIPPED;
+}
+
+/* ld_imm64 of a subprogram's address: a bpf_loop callback, say. */
+static int reloc_func_addr(struct link *l, uint32_t pc,
+			   const struct hr_ld_sym *sym)
+{
+	struct hr_insn *insn = &l->insns[pc];
+	int64_t off = (int64_t)sym->value + insn->imm;
+	uint32_t dst;
+	int ret;
+
+	if (off % HR_INSN_SZ)
+		return hr_ld_error(l->ld, -EINVAL,
+				   "section '%s' insn %u: misaligned "
+				   "function address",
+				   l->prog->sec, pc);
+	ret = target_pc(l, pc, sym->shndx, off / HR_INSN_SZ, &dst);
+	if (ret)
+		return ret;
+	/* The kernel's encoding: src 4 and imm relative to the next insn. */
+	insn = &l->insns[pc];
+	insn[0].src = HR_PSEUDO_FUNC;
+	insn[0].imm = (int32_t)((int64_t)dst - pc - 1);
+	insn[1].imm = 0;
+	return 0;
+}
+
+static int reloc_data(struct link *l, uint32_t pc, const struct hr_ld_sym *sym,
+		      const struct hr_ld_sec *s)
+{
+	struct hr_insn *insn = &l->insns[pc];
+	int64_t off = (int64_t)insn->imm + (int64_t)sym->value;
+
+	if (off < 0 || (uint64_t)off >= s->size)
+		return hr_ld_error(l->ld, -EINVAL,
+				   "section '%s' insn %u: offset %lld "
+				   "outside '%s' (%zu bytes)",
+				   l->prog->sec, pc, (long long)off, s->name,
+				   s->size);
+	insn->src = HR_PSEUDO_MAP_VALUE;
+	hr_insn_set_lddw(insn, (uint64_t)(uintptr_t)(s->value + off));
+	return 0;
+}
+
+static int reloc_lddw(struct link *l, uint32_t pc, const struct hr_ld_rel *r,
+		      const struct hr_ld_sym *sym)
+{
+	struct hr_loader *ld = l->ld;
+	const struct hr_ld_sec *s;
+	struct hr_map *map;
+
+	if (r->type != HR_R_BPF_64_64)
+		return hr_ld_error(ld, -EOPNOTSUPP,
+				   "section '%s' insn %u: relocation type %u "
+				   "not supported",
+				   l->prog->sec, pc, r->type);
+	if (sym->shndx == SHN_UNDEF || sym->shndx >= ld->nsecs)
+		return hr_ld_error(ld, -EOPNOTSUPP,
+				   "section '%s' insn %u: extern variable "
+				   "'%s' not supported",
+				   l->prog->sec, pc, sym->name);
+	s = &ld->secs[sym->shndx];
+	if (is_code(s))
+		return reloc_func_addr(l, pc, sym);
+	switch (s->kind) {
+	case HR_SEC_MAPS:
+	case HR_SEC_LEGACY_MAPS:
+		map = hr_ld_map_at(ld, sym->shndx, sym->value);
+		if (!map)
+			return hr_ld_error(ld, -EINVAL,
+					   "section '%s' insn %u: no map at "
+					   "'%s' offset %llu",
+					   l->prog->sec, pc, s->name,
+					   (unsigned long long)sym->value);
+		l->insns[pc].src = HR_PSEUDO_MAP_FD;
+		hr_insn_set_lddw(&l->insns[pc], (uint64_t)(uintptr_t)map);
+		return 0;
+	case HR_SEC_DATA:
+	case HR_SEC_RODATA:
+	case HR_SEC_BSS:
+		return reloc_data(l, pc, sym, s);
+	default:
+		return hr_ld_error(ld, -EOPNOTSUPP,
+				   "section '%s' insn %u: reference to "
+				   "section '%s' not supported",
+				   l->prog->sec, pc, s->name);
+	}
+}
+
+/* A call to an undefined symbol: a __ksym kfunc the program type has. */
+static int reloc_kfunc(struct link *l, uint32_t pc, const struct hr_ld_sym *sym)
+{
+	const struct hr_prog_type *type = l->prog->type;
+	const struct hr_kfunc *k = type->kfunc ? type->kfunc(sym->name) : NULL;
+	struct hr_insn *insn = &l->insns[pc];
+
+	if (sym->bind != STB_GLOBAL && sym->bind != STB_WEAK)
+		return hr_ld_error(l->ld, -EINVAL,
+				   "section '%s' insn %u: call to undefined "
+				   "local '%s'",
+				   l->prog->sec, pc, sym->name);
+	if (!k)
+		return hr_ld_error(l->ld, -EOPNOTSUPP,
+				   "section '%s' insn %u: unknown kfunc %s",
+				   l->prog->sec, pc, sym->name);
+	insn->src = HR_CALL_KFUNC;
+	insn->imm = 0;
+	insn->off = 0;
+	l->calls[pc] = k->fn;
+	return 0;
+}
+
+static int reloc_call(struct link *l, uint32_t pc, const struct hr_ld_rel *r)
+{
+	struct hr_loader *ld = l->ld;
+	struct hr_insn *insn = &l->insns[pc];
+	const struct hr_ld_sym *sym;
+	uint32_t sec = l->orig_sec[pc], dst;
+	int64_t idx;
+	int ret;
+
+	if (r) {
+		if (r->type != HR_R_BPF_64_32)
+			return hr_ld_error(ld, -EOPNOTSUPP,
+					   "section '%s' insn %u: relocation "
+					   "type %u not supported",
+					   l->prog->sec, pc, r->type);
+		sym = &ld->syms[r->sym];
+		if (sym->shndx == SHN_UNDEF)
+			return reloc_kfunc(l, pc, sym);
+		if (sym->shndx >= ld->nsecs || !is_code(&ld->secs[sym->shndx]))
+			return hr_ld_error(ld, -EINVAL,
+					   "section '%s' insn %u: call to "
+					   "'%s' outside code",
+					   l->prog->sec, pc, sym->name);
+		/* Function symbol: imm -1; section symbol: imm = target-1. */
+		sec = sym->shndx;
+		idx = (int64_t)(sym->value / HR_INSN_SZ) + insn->imm + 1;
+	} else if (insn->src == HR_CALL_LOCAL) {
+		/* No relocation: a call inside the same section. */
+		idx = (int64_t)l->orig_idx[pc] + insn->imm + 1;
+	} else {
+		return 0; /* a helper call, finalize resolves it */
+	}
+	ret = target_pc(l, pc, sec, idx, &dst);
+	if (ret)
+		return ret;
+	insn = &l->insns[pc];
+	insn->src = HR_CALL_LOCAL;
+	insn->imm = (int32_t)((int64_t)dst - pc - 1);
+	return 0;
+}
+
+static bool is_call(const struct hr_insn *insn)
+{
+	return insn->code == (HR_JMP | HR_CALL);
+}
+
+static int reloc_insn(struct link *l, uint32_t pc)
+{
+	struct hr_loader *ld = l->ld;
+	const struct hr_ld_sec *os = &ld->secs[l->orig_sec[pc]];
+	const struct hr_ld_rel *r = find_rel(os, l->orig_idx[pc]);
+	struct hr_insn *insn = &l->insns[pc];
+
+	if (r && r->sym >= ld->nsyms)
+		return hr_ld_error(ld, -EINVAL,
+				   "section '%s' insn %u: relocation symbol "
+				   "%u out of range",
+				   l->prog->sec, pc, r->sym);
+	if (is_call(insn))
+		return reloc_call(l, pc, r);
+	if (!r)
+		return 0;
+	if (hr_insn_is_lddw(insn) && pc + 1 < l->cnt)
+		return reloc_lddw(l, pc, r, &ld->syms[r->sym]);
+	return hr_ld_error(ld, -EINVAL,
+			   "section '%s' insn %u: relocation on an "
+			   "instruction that is neither ld_imm64 nor call",
+			   l->prog->sec, pc);
+}
+
+static void link_free(struct link *l)
+{
+	free(l->insns);
+	free(l->calls);
+	free(l->orig_sec);
+	free(l->orig_idx);
+	free(l->funcs);
+}
+
+int hr_ld_link_prog(struct hr_loader *ld, struct hr_prog *prog, uint32_t sec,
+		    const struct hr_ld_sym *func)
+{
+	struct link l = { .ld = ld, .prog = prog };
+	uint32_t pc, at;
+	int ret;
+
+	if (func->value % HR_INSN_SZ || func->size % HR_INSN_SZ)
+		return hr_ld_error(ld, -EINVAL,
+				   "section '%s': program '%s' is not "
+				   "instruction aligned",
+				   prog->sec, prog->name);
+	ret = append_func(&l, sec, (uint32_t)(func->value / HR_INSN_SZ),
+			  (uint32_t)(func->size / HR_INSN_SZ), &at);
+	/* l.cnt grows as subprograms are appended: they are relocated too. */
+	for (pc = 0; !ret && pc < l.cnt; pc++) {
+		ret = reloc_insn(&l, pc);
+		if (hr_insn_is_lddw(&l.insns[pc]))
+			pc++;
+	}
+	if (ret) {
+		link_free(&l);
+		return ret;
+	}
+	prog->insns = l.insns;
+	prog->calls = l.calls;
+	prog->cnt = l.cnt;
+	l.insns = NULL;
+	l.calls = NULL;
+	link_free(&l);
+	return 0;
+}
+
+/* ---- CO-RE ---- */
+
+/* The fixed part of .BTF.ext (offsets count from the end of the header). */
+struct btf_ext_hdr {
+	uint16_t magic;
+	uint8_t version;
+	uint8_t flags;
+	uint32_t hdr_len;
+	uint32_t func_info_off;
+	uint32_t func_info_len;
+	uint32_t line_info_off;
+	uint32_t line_info_len;
+	uint32_t core_relo_off;
+	uint32_t core_relo_len;
+};
+
+#define BTF_EXT_MAGIC 0xeB9F
+
+/* The first CO-RE record of a section we load fails the load. */
+static int core_section(struct hr_loader *ld, const uint8_t *p,
+			const uint8_t *end, uint32_t rec_size,
+			const uint8_t **next)
+{
+	uint32_t name_off, n, insn_off;
+	const char *name;
+	size_t i;
+
+	if (end - p < 8)
+		return hr_ld_error(ld, -EINVAL, "truncated .BTF.ext");
+	memcpy(&name_off, p, 4);
+	memcpy(&n, p + 4, 4);
+	p += 8;
+	if ((uint64_t)n * rec_size > (uint64_t)(end - p))
+		return hr_ld_error(ld, -EINVAL, "truncated .BTF.ext");
+	*next = p + (size_t)n * rec_size;
+	name = btf__name_by_offset(ld->btf, name_off);
+	if (!n || !name)
+		return 0;
+	for (i = 1; i < ld->nsecs; i++) {
+		const struct hr_ld_sec *s = &ld->secs[i];
+
+		if (strcmp(s->name, name) != 0)
+			continue;
+		if (s->kind != HR_SEC_PROG && s->kind != HR_SEC_TEXT)
+			return 0;
+		memcpy(&insn_off, p, 4);
+		return hr_ld_error(ld, -EOPNOTSUPP,
+				   "section '%s' insn %u: CO-RE relocation "
+				   "not supported yet",
+				   name, insn_off / HR_INSN_SZ);
+	}
+	return 0;
+}
+
+int hr_ld_check_core(struct hr_loader *ld)
+{
+	struct btf_ext_hdr h = { 0 };
+	const uint8_t *p, *end;
+	uint32_t rec_size;
+	int ret;
+
+	if (!ld->btf_ext || ld->btf_ext_size < 8)
+		return 0;
+	memcpy(&h, ld->btf_ext,
+	       ld->btf_ext_size < sizeof(h) ? ld->btf_ext_size : sizeof(h));
+	if (h.magic != BTF_EXT_MAGIC)
+		return hr_ld_error(ld, -EINVAL, "bad .BTF.ext magic 0x%x",
+				   h.magic);
+	if (h.hdr_len < sizeof(h) || !h.core_relo_len)
+		return 0;
+	if (!ld->btf)
+		return hr_ld_error(ld, -EINVAL, ".BTF.ext without .BTF");
+	if ((uint64_t)h.hdr_len + h.core_relo_off + h.core_relo_len >
+	    ld->btf_ext_size)
+		return hr_ld_error(ld, -EINVAL, "truncated .BTF.ext");
+	p = ld->btf_ext + h.hdr_len + h.core_relo_off;
+	end = p + h.core_relo_len;
+	if (end - p < 4)
+		return hr_ld_error(ld, -EINVAL, "truncated .BTF.ext");
+	memcpy(&rec_size, p, 4);
+	p += 4;
+	if (rec_size < 16)
+		return hr_ld_error(ld, -EINVAL,
+				   "bad CO-RE record size %u in .BTF.ext",
+				   rec_size);
+	while (p < end) {
+		ret = core_section(ld, p, end, rec_size, &p);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

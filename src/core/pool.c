@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Frame pools. All frames of a pool come from one anonymous mapping below
+ * 4 GiB, so that every packet address fits the 32-bit pointer fields of
+ * the UAPI contexts. Free frames sit on a stack of indices guarded by a
+ * spinlock; a state byte per frame catches double puts, and the pool
+ * counts what is out at every moment.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "pool.h"
+
+#define HR_4GIB (1ull << 32)
+
+enum hr_frame_state {
+	HR_FRAME_FREE = 0,
+	HR_FRAME_OUT = 1,
+};
+
+struct hr_pool {
+	uint8_t *base;
+	size_t bytes;
+	uint32_t nframes;
+	pthread_spinlock_t lock;
+	/* Indices of free frames; the top is free_stack[nfree - 1]. */
+	uint32_t *free_stack;
+	uint32_t nfree;
+	/* One hr_frame_state per frame, under lock. */
+	uint8_t *state;
+	/* Written under lock, read without: hence atomics. */
+	uint32_t outstanding;
+	uint64_t bad_puts;
+};
+
+/*
+ * Anonymous memory whose every byte, and the address one past the end,
+ * fits in 32 bits. MAP_32BIT (x86-64) asks for the low 2 GiB; elsewhere, or
+ * when that is full, hints at addresses below 4 GiB are tried and checked.
+ */
+static void *map_low(size_t bytes)
+{
+	static const uintptr_t hints[] = { 0x40000000u, 0x80000000u,
+					   0x10000000u, 0xc0000000u };
+	const int prot = PROT_READ | PROT_WRITE;
+	const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+	unsigned int i;
+	void *p;
+
+	if (bytes >= HR_4GIB)
+		return NULL;
+#ifdef MAP_32BIT
+	p = mmap(NULL, bytes, prot, flags | MAP_32BIT, -1, 0);
+	if (p != MAP_FAILED && (uintptr_t)p + bytes < HR_4GIB)
+		return p;
+	if (p != MAP_FAILED)
+		munmap(p, bytes);
+#endif
+	for (i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
+		p = mmap((void *)hints[i], bytes, prot, flags, -1, 0);
+		if (p == MAP_FAILED)
+			continue;
+		if ((uintptr_t)p + bytes < HR_4GIB)
+			return p;
+		munmap(p, bytes);
+	}
+	return NULL;
+}
+
+int hr_pool_create(uint32_t nframes, struct hr_pool **pool)
+{
+	struct hr_pool *p;
+	uint32_t i;
+
+	*pool = NULL;
+	if (!nframes || nframes > (1u << 20))
+		return -EINVAL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->nframes = nframes;
+	p->bytes = (size_t)nframes * HR_FRAME_SIZE;
+	p->free_stack = calloc(nframes, sizeof(*p->free_stack));
+	p->state = calloc(nframes, sizeof(*p->state));
+	if (!p->free_stack || !p->state)
+		goto err;
+	p->base = map_low(p->bytes);
+	if (!p->base) {
+		fprintf(stderr,
+			"headroom: pool: no room for %u frames below 4 GiB\n",
+			nframes);
+		goto err;
+	}
+	if (pthread_spin_init(&p->lock, PTHREAD_PROCESS_PRIVATE)) {
+		munmap(p->base, p->bytes);
+		goto err;
+	}
+	/* Frame 0 on top, so that a fresh pool hands out frames in order. */
+	for (i = 0; i < nframes; i++)
+		p->free_stack[i] = nframes - 1 - i;
+	p->nfree = nframes;
+	*pool = p;
+	return 0;
+err:
+	free(p->free_stack);
+	free(p->state);
+	free(p);
+	return -ENOMEM;
+}
+
+void hr_pool_destroy(struct hr_pool *pool)
+{
+	uint32_t out;
+
+	if (!pool)
+		return;
+	out = hr_pool_outstanding(pool);
+	if (out)
+		fprintf(stderr,
+			"headroom: pool: destroyed with %u frames out\n", out);
+	pthread_spin_destroy(&pool->lock);
+	munmap(pool->base, pool->bytes);
+	free(pool->free_stack);
+	free(pool->state);
+	free(pool);
+}
+
+/* Index of the frame holding @addr, or -1 when @addr is not in the pool. */
+static int64_t frame_index(const struct hr_pool *pool, const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr, lo = (uintptr_t)pool->base;
+
+	if (a < lo || a - lo >= pool->bytes)
+		return -1;
+	return (int64_t)((a - lo) / HR_FRAME_SIZE);
+}
+
+static void *frame_addr(const struct hr_pool *pool, uint32_t idx)
+{
+	return pool->base + (size_t)idx * HR_FRAME_SIZE;
+}
+
+static void set_outstanding(struct hr_pool *pool)
+{
+	__atomic_store_n(&pool->outstanding, pool->nframes - pool->nfree,
+			 __ATOMIC_RELAXED);
+}
+
+unsigned int hr_pool_get_bulk(struct hr_pool *pool, void **frames,
+			      unsigned int n)
+{
+	unsigned int i;
+
+	pthread_spin_lock(&pool->lock);
+	for (i = 0; i < n && pool->nfree; i++) {
+		uint32_t idx = pool->free_stack[--pool->nfree];
+
+		pool->state[idx] = HR_FRAME_OUT;
+		frames[i] = frame_addr(pool, idx);
+	}
+	set_outstanding(pool);
+	pthread_spin_unlock(&pool->lock);
+	return i;
+}
+
+void *hr_pool_get(struct hr_pool *pool)
+{
+	void *frame;
+
+	return hr_pool_get_bulk(pool, &frame, 1) ? frame : NULL;
+}
+
+static void bad_put(struct hr_pool *pool, const void *frame, const char *why)
+{
+	__atomic_add_fetch(&pool->bad_puts, 1, __ATOMIC_RELAXED);
+	fprintf(stderr, "headroom: pool: bad put of %p: %s (ignored)\n", frame,
+		why);
+}
+
+/* Under lock: returns one frame; a pointer anywhere inside it will do. */
+static void put_locked(struct hr_pool *pool, void *frame)
+{
+	int64_t idx = frame_index(pool, frame);
+
+	if (idx < 0) {
+		bad_put(pool, frame, "not from this pool");
+		return;
+	}
+	if (pool->state[idx] != HR_FRAME_OUT) {
+		bad_put(pool, frame, "frame already free (double put)");
+		return;
+	}
+	pool->state[idx] = HR_FRAME_FREE;
+	pool->free_stack[pool->nfree++] = (uint32_t)idx;
+}
+
+void hr_pool_put_bulk(struct hr_pool *pool, void *const *frames, unsigned int n)
+{
+	unsigned int i;
+
+	pthread_spin_lock(&pool->lock);
+	for (i = 0; i < n; i++)
+		put_locked(pool, frames[i]);
+	set_outstanding(pool);
+	pthread_spin_unlock(&pool->lock);
+}
+
+void hr_pool_put(struct hr_pool *pool, void *frame)
+{
+	hr_pool_put_bulk(pool, &frame, 1);
+}
+
+bool hr_pool_owns(const struct hr_pool *pool, const void *frame)
+{
+	return frame_index(pool, frame) >= 0;
+}
+
+uint32_t hr_pool_size(const struct hr_pool *pool)
+{
+	return pool->nframes;
+}
+
+uint32_t hr_pool_outstanding(const struct hr_pool *pool)
+{
+	return __atomic_load_n(&pool->outstanding, __ATOMIC_RELAXED);
+}
+
+uint64_t hr_pool_bad_puts(const struct hr_pool *pool)
+{
+	return __atomic_load_n(&pool->bad_puts, __ATOMIC_RELAXED);
+}

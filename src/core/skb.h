@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The skb: what a PASSed packet becomes, built on the same frame as the
+ * xdp_buff it came from (the kernel's build_skb / __xdp_build_skb_from_frame),
+ * keeping the metadata in front of data.
+ */
+#ifndef HR_CORE_SKB_H
+#define HR_CORE_SKB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct hr_dev;
+struct hr_xdp_buff;
+struct hr_xdp_frame;
+
+struct hr_skb {
+	uint8_t *head; /* start of the frame */
+	uint8_t *data; /* MAC header: what tc programs see first */
+	uint32_t len; /* data .. end */
+	uint32_t frame_sz;
+	uint8_t meta_len; /* skb_metadata_len: bytes right before data */
+	uint8_t pkt_type; /* PACKET_HOST ... (eth_type_trans) */
+	uint16_t protocol; /* network order, as skb->protocol */
+	uint32_t hash;
+	bool l4_hash;
+	bool sw_hash;
+	bool vlan_present;
+	uint16_t vlan_proto; /* network order */
+	uint16_t vlan_tci;
+	uint16_t queue_mapping; /* the RX queue, as skb_record_rx_queue */
+	uint32_t mark;
+	uint32_t priority;
+	uint32_t tc_index;
+	uint32_t tc_classid;
+	uint32_t cb[5];
+	uint64_t tstamp;
+	uint32_t ifindex; /* skb->dev */
+	uint32_t skb_iif; /* where it was received */
+	uint32_t napi_id;
+	struct hr_dev *dev;
+};
+
+/*
+ * Builds an skb on the frame of @xdp, received on @dev queue @queue:
+ * metadata kept (meta_len = data - data_meta), protocol and pkt_type from
+ * the Ethernet header as eth_type_trans, hash and l4_hash from the RX hash
+ * hint when the device has one for this packet, VLAN from the VLAN hint.
+ */
+void hr_skb_from_buff(struct hr_skb *skb, const struct hr_xdp_buff *xdp,
+		      struct hr_dev *dev, uint32_t queue);
+
+/* The same for a frame that crossed a cpumap or veth (no hints). */
+void hr_skb_from_frame(struct hr_skb *skb, const struct hr_xdp_frame *frame,
+		       struct hr_dev *dev);
+
+#endif /* HR_CORE_SKB_H */

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xdp_buff adjustment and the buff <-> frame conversions, with the checks,
+ * error codes and their order as in net/core/filter.c and include/net/xdp.h
+ * (linear buffers only: headroom has no multi-buffer support).
+ *
+ * Bounds are computed on signed 64-bit addresses rather than pointers: a
+ * program may pass any int, and an out-of-range pointer sum is undefined
+ * in C where the kernel's is merely rejected by the comparison after it.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "xdp.h"
+
+static inline int64_t addr(const void *p)
+{
+	return (int64_t)(uintptr_t)p;
+}
+
+static inline void *ptr(int64_t a)
+{
+	return (void *)(uintptr_t)a;
+}
+
+int hr_xdp_adjust_meta(struct hr_xdp_buff *xdp, int delta)
+{
+	int64_t frame_end = addr(xdp->data_hard_start) +
+			    (int64_t)sizeof(struct hr_xdp_frame);
+	int64_t meta = addr(xdp->data_meta) + delta;
+	int64_t data = addr(xdp->data);
+
+	if (hr_xdp_meta_unsupported(xdp))
+		return -HR_ENOTSUPP;
+	if (meta < frame_end || meta > data)
+		return -EINVAL;
+	if (hr_xdp_metalen_invalid((unsigned long)(data - meta)))
+		return -EACCES;
+	xdp->data_meta = ptr(meta);
+	return 0;
+}
+
+int hr_xdp_adjust_head(struct hr_xdp_buff *xdp, int offset)
+{
+	uint32_t metalen = hr_xdp_metalen(xdp);
+	int64_t data_start = addr(xdp->data_hard_start) +
+			     (int64_t)sizeof(struct hr_xdp_frame) + metalen;
+	int64_t data = addr(xdp->data) + offset;
+
+	if (data < data_start || data > addr(xdp->data_end) - HR_ETH_HLEN)
+		return -EINVAL;
+	/* The metadata stays just before data; the new bytes are not
+	 * cleared. data_meta moves even when unsupported, so that it stays
+	 * data + 1. */
+	if (metalen)
+		memmove(ptr(addr(xdp->data_meta) + offset), xdp->data_meta,
+			metalen);
+	xdp->data_meta = ptr(addr(xdp->data_meta) + offset);
+	xdp->data = ptr(data);
+	return 0;
+}
+
+int hr_xdp_adjust_tail(struct hr_xdp_buff *xdp, int offset)
+{
+	int64_t data_end = addr(xdp->data_end) + offset;
+
+	/* The hard end already leaves room for skb_shared_info. */
+	if (data_end > addr(hr_xdp_hard_end(xdp)))
+		return -EINVAL;
+	if (data_end < addr(xdp->data) + HR_ETH_HLEN)
+		return -EINVAL;
+	/* Grown bytes may hold an earlier packet's data: clear them. */
+	if (offset > 0)
+		memset(xdp->data_end, 0, (size_t)offset);
+	xdp->data_end = ptr(data_end);
+	return 0;
+}
+
+struct hr_xdp_frame *hr_xdp_buff_to_frame(struct hr_xdp_buff *xdp)
+{
+	struct hr_xdp_frame *frame = xdp->data_hard_start;
+	int64_t headroom = addr(xdp->data) - addr(xdp->data_hard_start);
+	int64_t metasize = addr(xdp->data) - addr(xdp->data_meta);
+
+	/* An unsupported data_meta (data + 1) carries no metadata. */
+	if (metasize < 0)
+		metasize = 0;
+	if (headroom - metasize < (int64_t)sizeof(*frame))
+		return NULL;
+	/* A driver that left no tailroom for skb_shared_info. */
+	if (addr(xdp->data_end) > addr(hr_xdp_hard_end(xdp)))
+		return NULL;
+	frame->data = xdp->data;
+	frame->len = (uint32_t)(addr(xdp->data_end) - addr(xdp->data));
+	frame->headroom = (uint32_t)(headroom - (int64_t)sizeof(*frame));
+	frame->metasize = (uint32_t)metasize;
+	frame->frame_sz = xdp->frame_sz;
+	frame->flags = xdp->flags;
+	/* MEM_TYPE_PAGE_SHARED: every headroom frame returns to a pool. */
+	frame->mem_type = 0;
+	frame->dev_rx = xdp->rxq ? xdp->rxq->dev : NULL;
+	return frame;
+}
+
+void hr_xdp_frame_to_buff(const struct hr_xdp_frame *frame,
+			  struct hr_xdp_buff *xdp)
+{
+	uint8_t *data = frame->data;
+
+	xdp->data_hard_start = data - frame->headroom - sizeof(*frame);
+	xdp->data = data;
+	xdp->data_end = data + frame->len;
+	xdp->data_meta = data - frame->metasize;
+	xdp->frame_sz = frame->frame_sz;
+	xdp->flags = frame->flags;
+}

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The user-space map API (include/headroom/map.h) with the bpf syscall's
+ * semantics: the access checks of map_lookup_elem(), map_update_elem(),
+ * map_delete_elem() and map_get_next_key() in kernel/bpf/syscall.c, then
+ * the type's operation.
+ */
+#include <errno.h>
+
+#include "headroom/map.h"
+#include "maps/map.h"
+
+const char *hr_map_name(const struct hr_map *map)
+{
+	return map->name;
+}
+
+uint32_t hr_map_type(const struct hr_map *map)
+{
+	return map->attr.type;
+}
+
+uint32_t hr_map_key_size(const struct hr_map *map)
+{
+	return map->attr.key_size;
+}
+
+uint32_t hr_map_value_size(const struct hr_map *map)
+{
+	return map->attr.value_size;
+}
+
+uint32_t hr_map_max_entries(const struct hr_map *map)
+{
+	return map->attr.max_entries;
+}
+
+uint32_t hr_map_flags(const struct hr_map *map)
+{
+	return map->attr.map_flags;
+}
+
+uint32_t hr_map_user_value_size(const struct hr_map *map)
+{
+	if (hr_map_is_percpu(map))
+		return hr_map_percpu_value_size(map) * map->attr.ncpus;
+	return map->attr.value_size;
+}
+
+/* BPF_F_WRONLY maps cannot be read from user space, BPF_F_RDONLY ones
+ * cannot be written (the file mode of the map's fd, in the kernel). */
+static bool hr_map_user_can_read(const struct hr_map *map)
+{
+	return !(map->attr.map_flags & HR_F_WRONLY);
+}
+
+static bool hr_map_user_can_write(const struct hr_map *map)
+{
+	return !(map->attr.map_flags & HR_F_RDONLY);
+}
+
+int hr_map_lookup_elem(struct hr_map *map, const void *key, void *value)
+{
+	if (!map)
+		return -EBADF;
+	if (!hr_map_user_can_read(map))
+		return -EPERM;
+	if (!key || !value)
+		return -EFAULT;
+	if (!map->ops->copy_value)
+		return -EOPNOTSUPP;
+	return map->ops->copy_value(map, key, value);
+}
+
+int hr_map_update_elem(struct hr_map *map, const void *key, const void *value,
+		       uint64_t flags)
+{
+	if (!map)
+		return -EBADF;
+	if (!hr_map_user_can_write(map))
+		return -EPERM;
+	/* No headroom map value holds a bpf_spin_lock. */
+	if (flags & HR_F_LOCK)
+		return -EINVAL;
+	if (!key || !value)
+		return -EFAULT;
+	if (!map->ops->update_user)
+		return -EOPNOTSUPP;
+	return map->ops->update_user(map, key, value, flags);
+}
+
+int hr_map_delete_elem(struct hr_map *map, const void *key)
+{
+	if (!map)
+		return -EBADF;
+	if (!hr_map_user_can_write(map))
+		return -EPERM;
+	if (!key)
+		return -EFAULT;
+	if (!map->ops->delete)
+		return -EOPNOTSUPP;
+	return map->ops->delete (map, key);
+}
+
+int hr_map_get_next_key(struct hr_map *map, const void *key, void *next_key)
+{
+	if (!map)
+		return -EBADF;
+	if (!hr_map_user_can_read(map))
+		return -EPERM;
+	if (!next_key)
+		return -EFAULT;
+	if (!map->ops->get_next_key)
+		return -EOPNOTSUPP;
+	return map->ops->get_next_key(map, key, next_key);
+}
