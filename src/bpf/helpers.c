@@ -8,6 +8,7 @@ const struct hr_helper *const hr_base_helpers[] = {
 	&hr_helper_map_lookup_elem,
 	&hr_helper_map_update_elem,
 	&hr_helper_map_delete_elem,
+	&hr_helper_map_lookup_percpu_elem,
 	&hr_helper_ktime_get_ns,
 	&hr_helper_trace_printk,
 	&hr_helper_get_prandom_u32,

@@ -87,6 +87,10 @@ struct hr_map_attr {
 };
 
 struct hr_map;
+struct hr_worker;
+struct hr_dev;
+struct hr_xdp_buff;
+struct hr_redirect_info;
 
 struct hr_map_ops {
 	/* Checks @attr with the kernel's rules; 0 or -errno. */
@@ -112,6 +116,20 @@ struct hr_map_ops {
 	 * written to @out (at most @max). */
 	unsigned int (*regions)(struct hr_map *map, struct hr_region *out,
 				unsigned int max);
+	/*
+	 * Redirect maps (DEVMAP, DEVMAP_HASH, CPUMAP, XSKMAP):
+	 * bpf_redirect_map's lookup (the kernel's map_redirect): fills @ri
+	 * and returns XDP_REDIRECT, or on a miss the action in the low bits
+	 * of @flags; XDP_ABORTED for bad flags.
+	 */
+	uint64_t (*redirect)(struct hr_map *map, uint64_t key, uint64_t flags,
+			     struct hr_redirect_info *ri);
+	/* xdp_do_redirect for this map type: enqueues @xdp (converted to
+	 * a frame) to the entry @ri chose; 0 or -errno (the caller frees and
+	 * counts the error by errno). */
+	int (*xdp_enqueue)(struct hr_map *map, struct hr_worker *w,
+			   const struct hr_redirect_info *ri,
+			   struct hr_xdp_buff *xdp, struct hr_dev *dev_rx);
 };
 
 struct hr_map {

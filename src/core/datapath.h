@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The datapath: workers (one thread per configured CPU) polling NAPI
+ * instances with a budget of 64, the XDP verdicts, the bulk queues they
+ * fill, and the flush after each poll (xdp_do_flush).
+ *
+ *   device poll -> hr_xdp_rx() -> program -> verdict
+ *     DROP/ABORTED  frame back to its pool, counted
+ *     TX            hr_xdp_tx_enqueue(): the device's TX bulk (16)
+ *     PASS          hr_skb_from_buff() -> hr_skb_receive(): tc ingress,
+ *                   then the device's stack (a sink)
+ *     REDIRECT      hr_xdp_do_redirect(): buff -> frame, then the target
+ *                   named by the redirect info: a device's redirect bulk
+ *                   (16, devmap or bpf_redirect), a cpumap entry's bulk
+ *                   (8), an xsk socket
+ *   end of poll -> hr_xdp_do_flush(): every bulk queue touched
+ */
+#ifndef HR_CORE_DATAPATH_H
+#define HR_CORE_DATAPATH_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../bpf/ctx.h"
+#include "../dev/dev.h"
+#include "xdp.h"
+#include "skb.h"
+
+#define HR_NAPI_BUDGET 64
+#define HR_XDP_TX_BULK 16 /* veth's VETH_XDP_TX_BULK_SIZE */
+#define HR_DEV_BULK 16 /* DEV_MAP_BULK_SIZE */
+#define HR_CPU_MAP_BULK 8 /* CPU_MAP_BULK_SIZE */
+#define HR_MAX_NAPI 64
+
+struct hr_map;
+struct hr_run;
+
+/* One pollable RX source: a device queue, or a cpumap entry's ring on
+ * the entry's worker (the kernel's cpumap kthread). */
+struct hr_napi {
+	struct hr_dev *dev;
+	unsigned int queue;
+	struct hr_worker *worker;
+	/* NULL: dev->ops->poll(dev, napi, budget). */
+	int (*poll)(struct hr_napi *napi, int budget);
+	void *priv;
+};
+
+/* A bulk queue of frames for one target, filled during a poll. */
+struct hr_bulk {
+	struct hr_xdp_frame *q[HR_DEV_BULK];
+	unsigned int count;
+	bool queued; /* on the worker's flush list */
+	struct hr_dev *dev; /* target device */
+	struct hr_dev *dev_rx; /* where the frames came from */
+	struct hr_prog *egress_prog; /* devmap entry's BPF_XDP_DEVMAP program */
+};
+
+/* bpf_redirect_info: what bpf_redirect / bpf_redirect_map chose. */
+struct hr_redirect_info {
+	uint32_t tgt_index; /* ifindex or map key */
+	uint32_t map_type; /* 0 for bpf_redirect(ifindex) */
+	struct hr_map *map;
+	void *tgt_value; /* the map entry looked up at the helper call */
+	uint64_t flags;
+};
+
+struct hr_worker {
+	struct hr_datapath *dp;
+	unsigned int id; /* index; also the "CPU" per-CPU maps use */
+	int cpu; /* host CPU it is pinned to, -1 for none */
+	pthread_t thread;
+	struct hr_napi *napi[HR_MAX_NAPI];
+	_Atomic unsigned int nnapi;
+	/* Reused for every program run on this worker. */
+	struct hr_run *run;
+	struct hr_redirect_info ri;
+	/* Bulk queues: XDP_TX and redirect per target ifindex. */
+	struct hr_bulk tx_bulk[HR_MAX_IFINDEX];
+	struct hr_bulk dev_bulk[HR_MAX_IFINDEX];
+	struct hr_bulk *flush_list[2 * HR_MAX_IFINDEX];
+	unsigned int nflush;
+	/* Flush hooks of other queue kinds (cpumap, xsk) touched this poll. */
+	void (*flush_fn[HR_MAX_NAPI])(struct hr_worker *w, void *arg);
+	void *flush_arg[HR_MAX_NAPI];
+	unsigned int nflush_fn;
+	/* Grace periods: odd while inside a poll, bumped on each entry and
+	 * exit (a quiescent-state counter, as RCU). */
+	_Atomic uint64_t epoch;
+	atomic_bool stop;
+	uint64_t polls;
+	uint64_t idle_polls;
+};
+
+struct hr_datapath {
+	struct hr_worker *workers[HR_MAX_WORKERS];
+	unsigned int nworkers;
+	struct hr_dev *devs[HR_MAX_IFINDEX]; /* by ifindex */
+	uint32_t next_ifindex;
+	atomic_bool running;
+	pthread_mutex_t lock; /* control path only */
+};
+
+/* Runs the device's XDP program on @xdp (received on napi's device and
+ * queue) and acts on the verdict. Owns the frame from here on. */
+void hr_xdp_rx(struct hr_napi *napi, struct hr_xdp_buff *xdp);
+
+/* Runs XDP program @prog on @xdp on worker @w; the verdict (r0), with
+ * aborts counted by the caller as exceptions. */
+uint32_t hr_xdp_run_prog(struct hr_worker *w, struct hr_prog *prog,
+			 struct hr_xdp_buff *xdp);
+
+/* XDP_TX: queues the frame on @dev's TX bulk; 0 or -errno. */
+int hr_xdp_tx_enqueue(struct hr_worker *w, struct hr_dev *dev,
+		      struct hr_xdp_frame *frame);
+/* Redirect to a device (bpf_redirect, devmap): 0 or -errno. */
+int hr_dev_enqueue(struct hr_worker *w, struct hr_dev *dev,
+		   struct hr_dev *dev_rx, struct hr_xdp_frame *frame,
+		   struct hr_prog *egress_prog);
+/* XDP_REDIRECT with w->ri: converts and enqueues; 0 or -errno (the
+ * caller frees and counts). */
+int hr_xdp_do_redirect(struct hr_worker *w, struct hr_dev *dev_rx,
+		       struct hr_xdp_buff *xdp);
+/* Registers a flush hook for this poll (once per @arg per poll). */
+void hr_worker_add_flush(struct hr_worker *w,
+			 void (*fn)(struct hr_worker *w, void *arg),
+			 void *arg);
+/* xdp_do_flush: sends every bulk queue touched since the last flush. */
+void hr_xdp_do_flush(struct hr_worker *w);
+
+/* The PASS path: tc ingress, then the device's stack. Owns the frame. */
+void hr_skb_receive(struct hr_worker *w, struct hr_skb *skb);
+
+/* Frees a frame or buff back to the pool it came from (fragments too). */
+void hr_xdp_return_frame(struct hr_xdp_frame *frame);
+void hr_xdp_return_buff(struct hr_xdp_buff *xdp);
+
+/* Adds @napi to worker @w's poll list / removes it (waits for a grace
+ * period, so @napi is no longer polled when this returns). */
+int hr_worker_add_napi(struct hr_worker *w, struct hr_napi *napi);
+void hr_worker_del_napi(struct hr_worker *w, struct hr_napi *napi);
+
+/* Waits until every worker has passed a quiescent state, so nothing
+ * read before the call (an old program, a removed entry) is still used. */
+void hr_dp_synchronize(struct hr_datapath *dp);
+
+#endif /* HR_CORE_DATAPATH_H */
