@@ -15,6 +15,7 @@ struct frame {
 	uint64_t saved[4]; /* r6..r9 */
 	uint64_t fp;
 	uint32_t ret_pc;
+	const struct hr_vm_prog *vm; /* to return into (tail calls) */
 };
 
 static inline uint64_t load(uintptr_t addr, int size)
@@ -329,19 +330,17 @@ static bool atomic_aligned(uintptr_t addr, int size)
 		return vm->abort_ret;                                        \
 	} while (0)
 
-uint64_t hr_interp_run(struct hr_run *run, uint64_t r1, uint64_t r2)
+/*
+ * Runs from @pc with @regs until the function entered at depth @base
+ * returns. Calls below it use run->depth; frames[] is indexed from @base.
+ */
+static uint64_t exec(struct hr_run *run, uint32_t pc, uint64_t *regs,
+		     unsigned int base)
 {
 	const struct hr_vm_prog *vm = run->vm;
 	const struct hr_insn *insns = vm->insns;
 	struct frame frames[HR_MAX_CALL_FRAMES];
-	uint64_t regs[HR_NREGS] = { 0 };
-	uint32_t pc = 0;
 	bool bad = false;
-
-	regs[1] = r1;
-	regs[2] = r2;
-	regs[10] = hr_stack_hi(run);
-	run->depth = 0;
 
 	for (;;) {
 		const struct hr_insn *insn;
@@ -419,6 +418,9 @@ uint64_t hr_interp_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 			if (insn->code != HR_OPC_LDDW || pc + 1 >= vm->cnt)
 				ABORT(HR_ABORT_BAD_INSN, pc);
 			regs[insn->dst] = hr_insn_lddw_value(insn);
+			/* A function address is its instruction index. */
+			if (insn->src == HR_PSEUDO_FUNC)
+				regs[insn->dst] = pc + 1 + (int64_t)insn->imm;
 			pc += 2;
 			break;
 
@@ -430,12 +432,14 @@ uint64_t hr_interp_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 			if (op == HR_EXIT) {
 				struct frame *f;
 
-				if (run->depth == 0)
+				if (run->depth == base)
 					return regs[0];
-				f = &frames[--run->depth];
+				f = &frames[--run->depth - base];
 				memcpy(&regs[6], f->saved, sizeof(f->saved));
 				regs[10] = f->fp;
 				pc = f->ret_pc;
+				vm = run->vm = f->vm;
+				insns = vm->insns;
 				break;
 			}
 			if (op == HR_CALL) {
@@ -448,11 +452,12 @@ uint64_t hr_interp_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 						ABORT(HR_ABORT_CALL_DEPTH, pc);
 					if (run->budget-- == 0)
 						ABORT(HR_ABORT_BUDGET, pc);
-					f = &frames[run->depth++];
+					f = &frames[run->depth++ - base];
 					memcpy(f->saved, &regs[6],
 					       sizeof(f->saved));
 					f->fp = regs[10];
 					f->ret_pc = pc + 1;
+					f->vm = vm;
 					regs[10] -= HR_STACK_SIZE;
 					pc = pc + 1 + insn->imm;
 					break;
@@ -473,6 +478,15 @@ uint64_t hr_interp_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 					return vm->abort_ret;
 				if (run->unwind)
 					return regs[0];
+				if (run->tail_call) {
+					/* The target runs in this frame, on
+					 * the same context (r1 is kept). */
+					vm = run->vm = run->tail_call;
+					run->tail_call = NULL;
+					insns = vm->insns;
+					pc = 0;
+					break;
+				}
 				pc++;
 				break;
 			}
@@ -499,4 +513,35 @@ uint64_t hr_interp_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 			ABORT(HR_ABORT_BAD_INSN, pc);
 		}
 	}
+}
+
+static uint64_t interp_callback(struct hr_run *run, uint32_t pc,
+				const uint64_t args[5])
+{
+	const struct hr_vm_prog *vm = run->vm;
+	uint64_t regs[HR_NREGS] = { 0 }, r0;
+
+	if (run->depth + 1 >= HR_MAX_CALL_FRAMES) {
+		hr_run_abort(run, HR_ABORT_CALL_DEPTH, pc);
+		return vm->abort_ret;
+	}
+	memcpy(&regs[1], args, 5 * sizeof(args[0]));
+	run->depth++;
+	regs[10] = hr_stack_hi(run) - (uint64_t)run->depth * HR_STACK_SIZE;
+	r0 = exec(run, pc, regs, run->depth);
+	run->depth--;
+	run->vm = vm;
+	return r0;
+}
+
+uint64_t hr_interp_run(struct hr_run *run, uint64_t r1, uint64_t r2)
+{
+	uint64_t regs[HR_NREGS] = { 0 };
+
+	regs[1] = r1;
+	regs[2] = r2;
+	regs[10] = hr_stack_hi(run);
+	run->depth = 0;
+	run->callback = interp_callback;
+	return exec(run, 0, regs, 0);
 }

@@ -46,6 +46,9 @@ void hr_run_init(struct hr_run *run, const struct hr_vm_prog *vm, void *ctx)
 	run->priv = NULL;
 	run->depth = 0;
 	run->pc = 0;
+	run->tail_call = NULL;
+	run->tail_call_cnt = 0;
+	run->callback = NULL;
 }
 
 void hr_run_abort(struct hr_run *run, enum hr_abort reason, uint64_t addr)

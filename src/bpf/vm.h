@@ -123,6 +123,15 @@ struct hr_run {
 	 * kept up to date at calls so aborts name the instruction. */
 	unsigned int depth;
 	uint32_t pc;
+	/* Set by bpf_tail_call: the engine continues in this program, in
+	 * the current frame, when the helper returns. */
+	const struct hr_vm_prog *tail_call;
+	uint32_t tail_call_cnt;
+	/* The running engine's way to call a BPF function of this program
+	 * (bpf_loop and other callbacks): instruction index @pc, args in
+	 * r1..r5, one frame deeper. Returns r0; check run->abort after. */
+	uint64_t (*callback)(struct hr_run *run, uint32_t pc,
+			     const uint64_t args[5]);
 	/* Stack of HR_MAX_CALL_FRAMES * HR_STACK_SIZE bytes, 16-aligned. */
 	uint8_t stack[HR_MAX_CALL_FRAMES * HR_STACK_SIZE]
 		__attribute__((aligned(16)));
@@ -146,6 +155,9 @@ void *hr_run_mem(struct hr_run *run, uint64_t addr, uint64_t len, bool write);
 
 /* For helpers: the map @ptr names, or NULL after HR_ABORT_HELPER_ARG. */
 struct hr_map *hr_run_map(struct hr_run *run, uint64_t ptr);
+
+/* MAX_TAIL_CALL_CNT: the 34th tail call of a run falls through. */
+#define HR_MAX_TAIL_CALLS 33
 
 /* Records an abort (first reason wins). */
 void hr_run_abort(struct hr_run *run, enum hr_abort reason, uint64_t addr);
