@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The headroom command as users run it: every program under progs/ through
+ * `headroom test --json`, compared with the live kernel's BPF_PROG_TEST_RUN
+ * of the same object and packets; then the command's errors and exit codes.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "harness.h"
+#include "gen_packets.h"
+
+#define NPKTS 6
+#define META_LEN 8
+#define OUT_MAX 8192
+
+/* Objects the kernel loads but headroom cannot run yet, and why. */
+static const struct {
+	const char *obj;
+	const char *why;
+} not_yet[] = {
+	{ "loader_core.o", "CO-RE relocations (issue 6)" },
+};
+
+/* Objects libbpf or the kernel refuse that headroom runs by design. */
+static const struct {
+	const char *obj;
+	const char *why;
+} by_design[] = {
+	{ "loader_kfunc.o",
+	  "the kernel takes metadata kfuncs only in device-bound programs, "
+	  "which it cannot test-run; headroom test binds to a device "
+	  "without hints (-EOPNOTSUPP)" },
+	{ "loader_legacy.o",
+	  "libbpf 1.x dropped SEC(\"maps\"); headroom loads it as older "
+	  "libbpf and iproute2 did" },
+};
+
+struct pkt {
+	uint8_t buf[1600];
+	uint32_t len;
+};
+
+static char bin[4096];
+
+static const char *not_yet_reason(const char *obj)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++)
+		if (!strcmp(not_yet[i].obj, obj))
+			return not_yet[i].why;
+	return NULL;
+}
+
+static const char *by_design_reason(const char *obj)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(by_design) / sizeof(by_design[0]); i++)
+		if (!strcmp(by_design[i].obj, obj))
+			return by_design[i].why;
+	return NULL;
+}
+
+/* Runs a shell command, captures stdout into @out; the exit status. */
+static int run_cmd(const char *cmd, char *out, size_t outsz)
+{
+	FILE *p = popen(cmd, "r");
+	size_t n = 0;
+	int st;
+
+	if (!p)
+		return -1;
+	if (out) {
+		n = fread(out, 1, outsz - 1, p);
+		out[n] = '\0';
+	} else {
+		char sink[4096];
+
+		while (fread(sink, 1, sizeof(sink), p) > 0)
+			;
+	}
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The kernel's answer for one packet, in the CLI's JSON terms. */
+struct answer {
+	int err;
+	uint32_t retval;
+	char data[2 * OUT_MAX + 1];
+	char meta[2 * 256 + 1];
+};
+
+static void kernel_answer(int fd, bool xdp, const struct pkt *p,
+			  uint32_t metalen, struct answer *a)
+{
+	uint8_t in[2048], out[OUT_MAX];
+	struct xdp_md md_in = { 0 }, md_out = { 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, o);
+
+	memset(in, 0xa0, metalen);
+	memcpy(in + metalen, p->buf, p->len);
+	o.data_in = in;
+	o.data_size_in = metalen + p->len;
+	o.data_out = out;
+	o.data_size_out = sizeof(out);
+	if (xdp) {
+		md_in.data = metalen;
+		md_in.data_end = metalen + p->len;
+		o.ctx_in = &md_in;
+		o.ctx_size_in = sizeof(md_in);
+		o.ctx_out = &md_out;
+		o.ctx_size_out = sizeof(md_out);
+	}
+	a->err = bpf_prog_test_run_opts(fd, &o) ? -errno : 0;
+	a->retval = o.retval;
+	if (xdp) {
+		t_hex(out, md_out.data, a->meta);
+		t_hex(out + md_out.data, md_out.data_end - md_out.data,
+		      a->data);
+	} else {
+		a->meta[0] = '\0';
+		t_hex(out, o.data_size_out, a->data);
+	}
+}
+
+/* Pulls "key":"value" or "key":number out of one JSON line. */
+static bool json_field(const char *line, const char *key, char *val,
+		       size_t valsz)
+{
+	char pat[64];
+	const char *p, *e;
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	p = strstr(line, pat);
+	if (!p)
+		return false;
+	p += strlen(pat);
+	if (*p == '"') {
+		e = strchr(++p, '"');
+	} else {
+		e = p + strcspn(p, ",}");
+	}
+	if (!e || (size_t)(e - p) >= valsz)
+		return false;
+	memcpy(val, p, e - p);
+	val[e - p] = '\0';
+	return true;
+}
+
+static void compare_line(const char *label, unsigned int i, const char *line,
+			 const struct answer *k)
+{
+	static char data[2 * OUT_MAX + 1];
+	char retval[32], meta[600], error[256];
+
+	if (!line) {
+		CHECK(0, "%s pkt %u: no output line", label, i);
+		return;
+	}
+	if (!json_field(line, "error", error, sizeof(error)))
+		snprintf(error, sizeof(error), "null");
+	if (k->err) {
+		/* The kernel refused the input; so must headroom, naming
+		 * the same errno. */
+		CHECK(strstr(error, strerror(-k->err)) != NULL,
+		      "%s pkt %u: kernel err %d (%s), headroom '%s'", label, i,
+		      k->err, strerror(-k->err), line);
+		return;
+	}
+	if (!json_field(line, "retval", retval, sizeof(retval)) ||
+	    !json_field(line, "data", data, sizeof(data)) ||
+	    !json_field(line, "meta", meta, sizeof(meta))) {
+		CHECK(0, "%s pkt %u: malformed line '%s'", label, i, line);
+		return;
+	}
+	CHECK(strtoul(retval, NULL, 0) == k->retval,
+	      "%s pkt %u: retval kernel %u headroom %s", label, i, k->retval,
+	      retval);
+	CHECK(!strcmp(data, k->data), "%s pkt %u: data\n  kernel   %s\n  "
+	      "headroom %s", label, i, k->data, data);
+	CHECK(!strcmp(meta, k->meta), "%s pkt %u: meta kernel %s headroom %s",
+	      label, i, k->meta, meta);
+}
+
+/* One program of a freshly loaded kernel object against one CLI run. */
+static void compare_prog(const char *path, const char *obj_name,
+			 const char *prog_name, bool xdp,
+			 const struct pkt *pkts, uint32_t metalen)
+{
+	static char cmd[65536], out[1 << 20];
+	struct bpf_object *kobj;
+	struct bpf_program *kprog;
+	struct answer k;
+	char label[256], *line, *save = NULL;
+	size_t n;
+	int i, rc;
+
+	snprintf(label, sizeof(label), "%s:%s meta %u", obj_name, prog_name,
+		 metalen);
+	/* A fresh kernel object per comparison: maps start as the CLI's. */
+	kobj = bpf_object__open_file(path, NULL);
+	if (!kobj || bpf_object__load(kobj)) {
+		CHECK(0, "%s: kernel no longer loads it", label);
+		bpf_object__close(kobj);
+		return;
+	}
+	kprog = bpf_object__find_program_by_name(kobj, prog_name);
+	n = (size_t)snprintf(cmd, sizeof(cmd), "%s test %s:%s --json", bin,
+			     path, prog_name);
+	if (metalen) {
+		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " --meta ");
+		for (i = 0; i < (int)metalen; i++)
+			n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, "a0");
+	}
+	for (i = 0; i < NPKTS; i++) {
+		char hex[2 * sizeof(pkts[i].buf) + 1];
+
+		t_hex(pkts[i].buf, pkts[i].len, hex);
+		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " --hex %s",
+				      hex);
+	}
+	snprintf(cmd + n, sizeof(cmd) - n, " 2>/dev/null");
+	rc = run_cmd(cmd, out, sizeof(out));
+	CHECK(rc == 0 || rc == 3, "%s: exit %d", label, rc);
+	line = strtok_r(out, "\n", &save);
+	for (i = 0; i < NPKTS; i++) {
+		kernel_answer(bpf_program__fd(kprog), xdp, &pkts[i], metalen,
+			      &k);
+		compare_line(label, (unsigned int)i, line, &k);
+		line = strtok_r(NULL, "\n", &save);
+	}
+	bpf_object__close(kobj);
+}
+
+static void compare_object(const char *dir, const char *name,
+			   const struct pkt *pkts)
+{
+	struct bpf_object *kobj;
+	struct bpf_program *p;
+	char path[4096], cmd[16384];
+	const char *why = not_yet_reason(name);
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	kobj = bpf_object__open_file(path, NULL);
+	if (!kobj || bpf_object__load(kobj)) {
+		const char *design = by_design_reason(name);
+
+		/* What the kernel refuses, headroom must refuse too, unless
+		 * it runs it by design. */
+		snprintf(cmd, sizeof(cmd), "%s test %s --hex %s 2>/dev/null",
+			 bin, path,
+			 "0200000000020200000000010800450000140000000040110000");
+		rc = run_cmd(cmd, NULL, 0);
+		if (design)
+			printf("note: %s: %s\n", name, design);
+		CHECK(rc == (design ? 0 : 1),
+		      "%s: the kernel refuses it, headroom exits %d", name, rc);
+		bpf_object__close(kobj);
+		return;
+	}
+	if (why) {
+		printf("note: %s not compared: %s\n", name, why);
+		bpf_object__close(kobj);
+		return;
+	}
+	bpf_object__for_each_program(p, kobj)
+	{
+		enum bpf_prog_type t = bpf_program__type(p);
+		enum bpf_attach_type a = bpf_program__expected_attach_type(p);
+		bool xdp = t == BPF_PROG_TYPE_XDP;
+
+		if (!xdp && t != BPF_PROG_TYPE_SCHED_CLS)
+			continue;
+		if (xdp && (a == BPF_XDP_DEVMAP || a == BPF_XDP_CPUMAP))
+			continue; /* not test-runnable in the kernel */
+		compare_prog(path, name, bpf_program__name(p), xdp, pkts, 0);
+		if (xdp)
+			compare_prog(path, name, bpf_program__name(p), xdp,
+				     pkts, META_LEN);
+	}
+	bpf_object__close(kobj);
+}
+
+static void test_all_progs(void)
+{
+	struct pkt pkts[NPKTS];
+	struct gen_rng rng;
+	struct gen_info info;
+	struct dirent *e;
+	unsigned int nobj = 0;
+	DIR *d;
+	int i;
+
+	gen_seed(&rng, 0x5eed);
+	for (i = 0; i < NPKTS; i++)
+		pkts[i].len = gen_packet(&rng, pkts[i].buf,
+					 sizeof(pkts[i].buf), &info);
+	pkts[NPKTS - 1].len = 10; /* too short: both refuse it */
+	d = opendir(t_progs_dir());
+	CHECK(d != NULL, "cannot open %s", t_progs_dir());
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+
+		if (l < 3 || strcmp(e->d_name + l - 2, ".o"))
+			continue;
+		compare_object(t_progs_dir(), e->d_name, pkts);
+		nobj++;
+	}
+	closedir(d);
+	printf("compared %u objects under %s with the kernel\n", nobj,
+	       t_progs_dir());
+	CHECK(nobj >= 10, "only %u objects found", nobj);
+}
+
+static void expect_exit(const char *args, int want, const char *what)
+{
+	char cmd[8192];
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "%s %s >/dev/null 2>&1", bin, args);
+	rc = run_cmd(cmd, NULL, 0);
+	CHECK(rc == want, "%s: '%s' exits %d, want %d", what, args, rc, want);
+}
+
+static void test_exit_codes(void)
+{
+	char args[8192], out[65536];
+	const char *dir = t_progs_dir();
+	int rc;
+
+	expect_exit("", 2, "no command");
+	expect_exit("frobnicate", 2, "unknown command");
+	expect_exit("help", 0, "help");
+	expect_exit("test --help", 0, "test --help");
+	expect_exit("test", 2, "no object");
+	snprintf(args, sizeof(args), "test %s/xdp_demo.o", dir);
+	expect_exit(args, 2, "no packets");
+	snprintf(args, sizeof(args), "test %s/xdp_demo.o --hex zz", dir);
+	expect_exit(args, 2, "bad hex");
+	snprintf(args, sizeof(args), "test %s/xdp_demo.o --hex 00 --engine x",
+		 dir);
+	expect_exit(args, 2, "bad engine");
+	snprintf(args, sizeof(args), "test %s/xdp_demo.o --hex 00 --repeat 0",
+		 dir);
+	expect_exit(args, 2, "bad repeat");
+	expect_exit("test /nonexistent.o --hex 00", 1, "missing object");
+	snprintf(args, sizeof(args), "test %s/xdp_demo.o:nosuchprog --hex 00",
+		 dir);
+	expect_exit(args, 1, "missing program");
+	snprintf(args, sizeof(args), "test %s/tc_read_meta.o --hex "
+		 "020000000002020000000001080045000014 --meta 00000000", dir);
+	expect_exit(args, 2, "--meta on tc");
+	snprintf(args, sizeof(args), "test %s/xdp_demo.o --hex 0102", dir);
+	expect_exit(args, 3, "packet too short");
+	snprintf(args, sizeof(args), "test %s/xdp_demo.o --pcap /nonexistent",
+		 dir);
+	expect_exit(args, 2, "missing pcap");
+
+	/* --help tells of every option the command takes. */
+	snprintf(args, sizeof(args), "%s test --help", bin);
+	rc = run_cmd(args, out, sizeof(out));
+	CHECK(rc == 0 && strstr(out, "--pcap") && strstr(out, "--hex") &&
+		      strstr(out, "--meta") && strstr(out, "--repeat") &&
+		      strstr(out, "--json") && strstr(out, "--out") &&
+		      strstr(out, "--engine"),
+	      "test --help incomplete");
+}
+
+/* --out writes what was not dropped; a damaged pcap keeps what came
+ * before the damage. */
+static void test_pcap_io(void)
+{
+	char cmd[8192], out[65536], tmp[] = "/tmp/hr-cli-XXXXXX";
+	const char *dir = t_progs_dir();
+	unsigned int lines = 0;
+	char *p;
+	int rc;
+
+	if (!mkdtemp(tmp)) {
+		CHECK(0, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	/* IPv4 UDP (TX), ARP (PASS), runt (DROP) through the demo. */
+	snprintf(cmd, sizeof(cmd),
+		 "%s test %s/xdp_demo.o --json --out %s/o.pcap "
+		 "--hex 02000000000202000000000108004500001c000040004011000"
+		 "00a0000010a00000204d200350008000000000000000000000000 "
+		 "--hex ffffffffffff0200000000010806000108000604000102000000"
+		 "00010a0000010000000000000a000002 "
+		 "--hex 0200000000020200000000010800450000000000",
+		 bin, dir, tmp);
+	rc = run_cmd(cmd, out, sizeof(out));
+	CHECK(rc == 0, "demo with --out exits %d", rc);
+	for (p = out; (p = strchr(p, '\n')); p++)
+		lines++;
+	CHECK(lines == 3, "want 3 JSON lines, got %u", lines);
+	/* The written file, read back: the TX and PASS packets only. */
+	snprintf(cmd, sizeof(cmd), "%s test %s/xdp_demo.o --json --pcap "
+		 "%s/o.pcap", bin, dir, tmp);
+	rc = run_cmd(cmd, out, sizeof(out));
+	lines = 0;
+	for (p = out; (p = strchr(p, '\n')); p++)
+		lines++;
+	CHECK(rc == 0 && lines == 2, "--out pcap: exit %d, %u packets", rc,
+	      lines);
+	/* Cut the file inside its second packet. */
+	snprintf(cmd, sizeof(cmd), "truncate -s -10 %s/o.pcap", tmp);
+	CHECK(system(cmd) == 0, "truncate");
+	snprintf(cmd, sizeof(cmd), "%s test %s/xdp_demo.o --json --pcap "
+		 "%s/o.pcap 2>/dev/null", bin, dir, tmp);
+	rc = run_cmd(cmd, out, sizeof(out));
+	lines = 0;
+	for (p = out; (p = strchr(p, '\n')); p++)
+		lines++;
+	CHECK(rc == 2 && lines == 1, "truncated pcap: exit %d, %u packets",
+	      rc, lines);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
+	CHECK(system(cmd) == 0, "cleanup");
+}
+
+int main(void)
+{
+	const char *b = getenv("BUILD");
+	char why[256];
+
+	snprintf(bin, sizeof(bin), "%s/bin/headroom", b && *b ? b : "build");
+	if (access(bin, X_OK)) {
+		CHECK(0, "%s not built", bin);
+		return t_done();
+	}
+	test_exit_codes();
+	test_pcap_io();
+	if (!t_have_kernel(why, sizeof(why)))
+		return t_skip(why);
+	libbpf_set_print(NULL);
+	test_all_progs();
+	return t_done();
+}
