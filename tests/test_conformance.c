@@ -462,6 +462,7 @@ next:
 static const char *find_root(void)
 {
 	static const char *const tries[] = {
+		"tests/conformance",
 		"../shared/conformance",
 		"/work/shared/conformance",
 		"../../shared/conformance",
