@@ -292,6 +292,8 @@ static void compare_object(const char *dir, const char *name,
 	bpf_object__close(kobj);
 }
 
+static void test_map_dump(const struct pkt *pkts);
+
 static void test_all_progs(void)
 {
 	struct pkt pkts[NPKTS];
@@ -323,6 +325,7 @@ static void test_all_progs(void)
 	printf("compared %u objects under %s with the kernel\n", nobj,
 	       t_progs_dir());
 	CHECK(nobj >= 10, "only %u objects found", nobj);
+	test_map_dump(pkts);
 }
 
 static void expect_exit(const char *args, int want, const char *what)
@@ -333,6 +336,66 @@ static void expect_exit(const char *args, int want, const char *what)
 	snprintf(cmd, sizeof(cmd), "%s %s >/dev/null 2>&1", bin, args);
 	rc = run_cmd(cmd, NULL, 0);
 	CHECK(rc == want, "%s: '%s' exits %d, want %d", what, args, rc, want);
+}
+
+/*
+ * --map and --dump-maps against the kernel: the same preload and packets
+ * into xdp_counter in both, then every entry of the HASH map and the
+ * per-CPU counter sums must agree.
+ */
+static void test_map_dump(const struct pkt *pkts)
+{
+	static char cmd[65536], out[1 << 16];
+	char path[4096], hex[4000], want[256];
+	struct bpf_object *kobj;
+	struct bpf_map *km;
+	uint32_t key = 0x0100000a, k2;
+	uint64_t v = 5, got;
+	size_t n;
+	int i, rc, fd, nkeys = 0;
+
+	snprintf(path, sizeof(path), "%s/xdp_counter.o", t_progs_dir());
+	kobj = bpf_object__open_file(path, NULL);
+	if (!kobj || bpf_object__load(kobj)) {
+		CHECK(0, "kernel cannot load %s", path);
+		bpf_object__close(kobj);
+		return;
+	}
+	km = bpf_object__find_map_by_name(kobj, "src_bytes");
+	fd = bpf_map__fd(km);
+	CHECK(bpf_map_update_elem(fd, &key, &v, 0) == 0, "kernel preload");
+	n = (size_t)snprintf(cmd, sizeof(cmd),
+			     "%s test %s --json --dump-maps "
+			     "--map src_bytes=0a000001:0500000000000000",
+			     bin, path);
+	for (i = 0; i < NPKTS - 1; i++) {
+		struct answer a;
+
+		kernel_answer(bpf_program__fd(bpf_object__next_program(kobj,
+								       NULL)),
+			      true, &pkts[i], 0, &a);
+		t_hex(pkts[i].buf, pkts[i].len, hex);
+		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " --hex %s",
+				      hex);
+	}
+	rc = run_cmd(cmd, out, sizeof(out));
+	CHECK(rc == 0, "--dump-maps run exits %d", rc);
+	CHECK(strstr(out, "\"maps\":[") != NULL, "no map dump in output");
+	/* Every kernel entry appears in the dump with the same value. */
+	for (k2 = 0; bpf_map_get_next_key(fd, nkeys ? &key : NULL, &k2) == 0;
+	     key = k2, nkeys++) {
+		char khex[9], vhex[17];
+
+		bpf_map_lookup_elem(fd, &k2, &got);
+		t_hex(&k2, 4, khex);
+		t_hex(&got, 8, vhex);
+		snprintf(want, sizeof(want), "{\"key\":\"%s\",\"value\":\"%s\"}",
+			 khex, vhex);
+		CHECK(strstr(out, want) != NULL, "dump lacks kernel entry %s",
+		      want);
+	}
+	CHECK(nkeys >= 2, "kernel map has %d keys", nkeys);
+	bpf_object__close(kobj);
 }
 
 static void test_exit_codes(void)

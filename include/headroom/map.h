@@ -3,6 +3,7 @@
 #ifndef HEADROOM_MAP_H
 #define HEADROOM_MAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct hr_map;
@@ -16,6 +17,11 @@ uint32_t hr_map_flags(const struct hr_map *map);
 /* Bytes a user value buffer needs: value_size, or for per-CPU maps
  * round_up(value_size, 8) * ncpus. */
 uint32_t hr_map_user_value_size(const struct hr_map *map);
+
+/* "BPF_MAP_TYPE_HASH" ..., or NULL for a number the kernel lacks. */
+const char *hr_map_type_name(uint32_t type);
+/* Per-CPU maps keep one value a worker (user values hold them all). */
+bool hr_map_is_percpu(const struct hr_map *map);
 
 /* Each returns 0 or a negative errno as the bpf syscall would. */
 int hr_map_lookup_elem(struct hr_map *map, const void *key, void *value);

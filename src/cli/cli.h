@@ -31,4 +31,10 @@ struct hr_prog *hr_cli_open_prog(const char *spec, const char *force_type,
 
 int hr_cli_engine(const char *name, enum hr_engine *engine);
 
+/* --map NAME=KEY:VALUE entries into @obj's maps; 0 or -errno after a
+ * message naming the argument. */
+int hr_cli_map_preload(struct hr_object *obj, char **args, int n);
+/* Every map of @obj and its entries, as one JSON object. */
+void hr_cli_map_dump(FILE *f, const struct hr_object *obj);
+
 #endif /* HR_CLI_H */

@@ -20,6 +20,7 @@ static const char test_usage[] =
 	"[--hex HEX ...])\n"
 	"                     [--meta HEX] [--repeat N] [--json] [--out FILE.pcap]\n"
 	"                     [--engine interp|jit] [--type xdp|tc]\n"
+	"                     [--map NAME=KEY:VALUE ...] [--dump-maps]\n"
 	"\n"
 	"Runs the program once per packet (N times on the same buffer with\n"
 	"--repeat, as BPF_PROG_TEST_RUN) and prints the index, the verdict, the\n"
@@ -37,6 +38,11 @@ static const char test_usage[] =
 	"                  (data..data_end) to a pcap file\n"
 	"  --engine E      interp or jit (default: the best available)\n"
 	"  --type T        force the program type: xdp or tc\n"
+	"  --map NAME=KEY:VALUE  set a map entry (hex) before the first run\n"
+	"                  (repeatable; a per-CPU map takes one value for all\n"
+	"                  workers, or every worker's value)\n"
+	"  --dump-maps     after the runs, print every map of the object as\n"
+	"                  JSON\n"
 	"\n"
 	"exit codes: 0 every packet ran (whatever the verdicts), 1 load error,\n"
 	"            2 bad arguments or unreadable input, 3 a packet could not\n"
@@ -49,6 +55,9 @@ struct test_cfg {
 	const char *type;
 	char **hex;
 	int nhex;
+	char **maps;
+	int nmaps;
+	bool dump_maps;
 	uint8_t *meta;
 	size_t meta_len;
 	uint32_t repeat;
@@ -228,6 +237,8 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 		{ "out", required_argument, NULL, 'o' },
 		{ "engine", required_argument, NULL, 'e' },
 		{ "type", required_argument, NULL, 't' },
+		{ "map", required_argument, NULL, 'M' },
+		{ "dump-maps", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -235,7 +246,8 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 	int c;
 
 	cfg->hex = calloc((size_t)argc, sizeof(*cfg->hex));
-	if (!cfg->hex)
+	cfg->maps = calloc((size_t)argc, sizeof(*cfg->maps));
+	if (!cfg->hex || !cfg->maps)
 		return -ENOMEM;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -282,6 +294,12 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 				return -EINVAL;
 			}
 			cfg->type = optarg;
+			break;
+		case 'M':
+			cfg->maps[cfg->nmaps++] = optarg;
+			break;
+		case 'D':
+			cfg->dump_maps = true;
 			break;
 		case 'h':
 			fputs(test_usage, stdout);
@@ -337,17 +355,20 @@ int hr_cmd_test(int argc, char **argv)
 		rc = HR_EXIT_USAGE;
 		goto out;
 	}
-	if (open_out(&st)) {
+	if (hr_cli_map_preload(obj, cfg.maps, cfg.nmaps) || open_out(&st)) {
 		rc = HR_EXIT_USAGE;
 		goto out;
 	}
 	rc = cfg.pcap ? run_pcap(&st) : run_hex(&st);
+	if (cfg.dump_maps && rc == HR_EXIT_OK)
+		hr_cli_map_dump(stdout, obj);
 	if (rc == HR_EXIT_OK && st.failed)
 		rc = HR_EXIT_RUN;
 out:
 	hr_pcap_out_close(st.dump);
 	hr_object_close(obj);
 	free(cfg.hex);
+	free(cfg.maps);
 	free(cfg.meta);
 	return rc;
 }
