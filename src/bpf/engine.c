@@ -1,14 +1,30 @@
 // SPDX-License-Identifier: MIT
+/* Engine choice: the JIT on x86-64 by default, the interpreter elsewhere. */
 #include "engine.h"
+#include "jit.h"
 
 bool hr_engine_available(enum hr_engine engine)
 {
-	/* The x86-64 JIT is its own piece of work; until it lands only the
-	 * interpreter runs programs. */
-	return engine == HR_ENGINE_DEFAULT || engine == HR_ENGINE_INTERP;
+	switch (engine) {
+	case HR_ENGINE_DEFAULT:
+	case HR_ENGINE_INTERP:
+		return true;
+	case HR_ENGINE_JIT:
+		return hr_jit_supported();
+	}
+	return false;
+}
+
+uint64_t hr_engine_run2(enum hr_engine engine, struct hr_run *run, uint64_t r1,
+			uint64_t r2)
+{
+	if (engine == HR_ENGINE_JIT ||
+	    (engine == HR_ENGINE_DEFAULT && hr_jit_supported()))
+		return hr_jit_run(run, r1, r2);
+	return hr_interp_run(run, r1, r2);
 }
 
 uint64_t hr_engine_run(enum hr_engine engine, struct hr_run *run, uint64_t r1)
 {
-	return hr_interp_run(run, r1, 0);
+	return hr_engine_run2(engine, run, r1, 0);
 }

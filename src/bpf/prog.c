@@ -7,6 +7,7 @@
 
 #include "prog.h"
 #include "ctx_check.h"
+#include "jit.h"
 
 static int resolve_helper(struct hr_prog *prog, uint32_t pc, char *err,
 			  size_t errsz)
@@ -110,6 +111,7 @@ void hr_prog_free(struct hr_prog *prog)
 {
 	if (!prog)
 		return;
+	hr_jit_free(&prog->vm);
 	free(prog->name);
 	free(prog->sec);
 	free(prog->insns);

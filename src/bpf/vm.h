@@ -34,6 +34,7 @@ enum hr_abort {
 	HR_ABORT_HELPER_ARG, /* helper given a bad pointer or map */
 	HR_ABORT_UNKNOWN_CALL, /* call to an unresolved helper or kfunc */
 	HR_ABORT_TAIL_CALL, /* reserved for tail-call faults */
+	HR_ABORT_CORE_POISON, /* reached an unresolved CO-RE relocation */
 	HR_ABORT__MAX,
 };
 
@@ -84,6 +85,8 @@ struct hr_vm_prog {
 	 * released with hr_jit_free(). */
 	void *jit;
 	size_t jit_size;
+	/* The JIT refused this program (set once): it runs interpreted. */
+	bool jit_refused;
 };
 
 /*

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+/* bench/engines (d): swap the Ethernet addresses and send it back. */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <bpf/bpf_helpers.h>
+
+SEC("xdp")
+int bench_swap(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *data_end = (void *)(long)ctx->data_end;
+	struct ethhdr *eth = data;
+	unsigned char tmp[ETH_ALEN];
+
+	if ((void *)(eth + 1) > data_end)
+		return XDP_DROP;
+	__builtin_memcpy(tmp, eth->h_dest, ETH_ALEN);
+	__builtin_memcpy(eth->h_dest, eth->h_source, ETH_ALEN);
+	__builtin_memcpy(eth->h_source, tmp, ETH_ALEN);
+	return XDP_TX;
+}
+
+char _license[] SEC("license") = "GPL";

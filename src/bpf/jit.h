@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The x86-64 JIT: the interpreter's semantics (interp.c) compiled to
+ * machine code. The code lives in memory that is written once and then
+ * made read+exec; it is cached on the hr_vm_prog (vm->jit).
+ */
+#ifndef HR_BPF_JIT_H
+#define HR_BPF_JIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vm.h"
+
+/* Whether this build has a JIT for the host (x86-64 only). */
+bool hr_jit_supported(void);
+
+/*
+ * Compiles @vm into vm->jit (a no-op when it is already compiled). Safe to
+ * call from several threads at once: one compiled copy wins. 0 or -errno
+ * (-ENOTSUP off x86-64, -E2BIG for huge programs, -ENOMEM).
+ */
+int hr_jit_compile(struct hr_vm_prog *vm);
+
+/*
+ * Runs run->vm under the JIT with r1 = @r1, r2 = @r2, compiling it first
+ * when needed. Same contract as hr_interp_run(). When the program cannot
+ * be compiled it runs under the interpreter, so the answer is the same.
+ */
+uint64_t hr_jit_run(struct hr_run *run, uint64_t r1, uint64_t r2);
+
+/* Releases vm->jit (safe on a program never compiled). */
+void hr_jit_free(struct hr_vm_prog *vm);
+
+#endif /* HR_BPF_JIT_H */

@@ -1,0 +1,661 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The x86-64 JIT against the interpreter: the whole bpf_conformance suite
+ * under both engines (same r0, abort and memory, and the suite's expected
+ * result), then one targeted program for every abort reason, each giving
+ * the same reason, pc and address under both, and the engine dispatch.
+ */
+#include <dirent.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "bpf/asm.h"
+#include "bpf/conformance.h"
+#include "bpf/engine.h"
+#include "bpf/jit.h"
+#include "bpf/mem.h"
+#include "harness.h"
+#include "jit_diff.h"
+
+#define MAX_MEM 4096
+
+/* The suite's environment (conformance.h): helper 5 unwinds on 0. */
+static uint64_t unwind_helper(uint64_t r1, uint64_t r2, uint64_t r3,
+			      uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	if (r1 == 0)
+		run->unwind = true;
+	return r1;
+}
+
+static hr_helper_fn conf_helper(uint64_t id)
+{
+	return id == HR_CONFORMANCE_UNWIND ? unwind_helper : NULL;
+}
+
+struct conf_file {
+	char *text; /* the -- asm section */
+	size_t text_len;
+	struct hr_insn raw[512];
+	uint32_t nraw;
+	uint8_t mem[MAX_MEM];
+	size_t mem_len;
+	bool has_result;
+	uint64_t result;
+};
+
+static void add_text(struct conf_file *c, const char *line)
+{
+	size_t n = strlen(line);
+	char *p = realloc(c->text, c->text_len + n + 2);
+
+	if (!p)
+		return;
+	c->text = p;
+	memcpy(p + c->text_len, line, n);
+	c->text_len += n;
+	p[c->text_len++] = '\n';
+	p[c->text_len] = '\0';
+}
+
+static void add_hex(const char *p, uint8_t *buf, size_t cap, size_t *len,
+		    bool raw)
+{
+	unsigned long long v;
+	char *end;
+
+	for (;;) {
+		v = strtoull(p, &end, 16);
+		if (end == p || *len + 8 > cap)
+			return;
+		if (raw && end - p > 4) {
+			memcpy(buf + *len, &v, 8);
+			*len += 8;
+		} else {
+			buf[(*len)++] = (uint8_t)v;
+		}
+		p = end;
+	}
+}
+
+static int read_conf(const char *path, struct conf_file *c)
+{
+	char line[1024], sec[1024] = "";
+	size_t rawb = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -errno;
+	memset(c, 0, sizeof(*c));
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!strncmp(line, "--", 2)) {
+			snprintf(sec, sizeof(sec), "%s", line + 3);
+			continue;
+		}
+		if (!strcmp(sec, "asm"))
+			add_text(c, line);
+		else if (!strcmp(sec, "raw"))
+			add_hex(line, (uint8_t *)c->raw, sizeof(c->raw), &rawb,
+				true);
+		else if (!strcmp(sec, "mem"))
+			add_hex(line, c->mem, sizeof(c->mem), &c->mem_len,
+				false);
+		else if (!strcmp(sec, "result") && line[0]) {
+			c->has_result = true;
+			c->result = strtoull(line, NULL, 0);
+		}
+	}
+	fclose(f);
+	c->nraw = (uint32_t)(rawb / 8);
+	return 0;
+}
+
+struct conf_out {
+	uint64_t r0;
+	int abort;
+	uint32_t abort_pc;
+	uint8_t mem[MAX_MEM];
+	uint8_t stack[HR_MAX_CALL_FRAMES * HR_STACK_SIZE];
+};
+
+/* As hr_conformance_run(), under @engine. */
+static void conf_run(struct hr_vm_prog *vm, const struct conf_file *c,
+		     uint8_t *mem, struct hr_run *run, int engine,
+		     struct conf_out *o)
+{
+	struct hr_region region = {
+		.start = (uintptr_t)mem,
+		.end = (uintptr_t)mem + c->mem_len,
+		.flags = HR_REGION_READ | HR_REGION_WRITE,
+	};
+
+	memcpy(mem, c->mem, c->mem_len);
+	hr_run_init(run, vm, NULL);
+	memset(run->stack, 0x5a, sizeof(run->stack));
+	if (c->mem_len) {
+		run->regions = &region;
+		run->nregions = 1;
+	}
+	o->r0 = hr_engine_run2((enum hr_engine)engine, run,
+			       c->mem_len ? (uint64_t)(uintptr_t)mem : 0,
+			       c->mem_len);
+	o->abort = run->abort;
+	o->abort_pc = run->abort_pc;
+	memcpy(o->mem, mem, c->mem_len);
+	memcpy(o->stack, run->stack, sizeof(run->stack));
+}
+
+/* One file: 1 when the JIT passes it as the suite says and agrees with
+ * the interpreter, 0 otherwise; -1 when the program is not runnable. */
+static int conf_one(const char *dir, const char *name, bool negative)
+{
+	static struct conf_out a, b;
+	static uint8_t mem[MAX_MEM];
+	struct hr_vm_prog vm = { 0 };
+	struct hr_insn *insns = NULL;
+	struct conf_file *c = malloc(sizeof(*c));
+	struct hr_run *run = malloc(sizeof(*run));
+	char path[8192], err[256];
+	uint32_t cnt = 0, pc;
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (!c || !run || read_conf(path, c))
+		goto out;
+	if (c->nraw) {
+		insns = malloc(c->nraw * sizeof(*insns));
+		if (!insns)
+			goto out;
+		memcpy(insns, c->raw, c->nraw * sizeof(*insns));
+		cnt = c->nraw;
+	} else if (!c->text ||
+		   hr_asm(c->text, &insns, &cnt, err, sizeof(err))) {
+		goto out;
+	}
+	if (hr_prog_validate(insns, cnt, NULL, NULL))
+		goto out;
+	vm.insns = insns;
+	vm.cnt = cnt;
+	vm.calls = calloc(cnt, sizeof(*vm.calls));
+	if (!vm.calls)
+		goto out;
+	for (pc = 0; pc < cnt; pc++)
+		if (insns[pc].code == (HR_JMP | HR_CALL) &&
+		    insns[pc].src == HR_CALL_HELPER)
+			vm.calls[pc] = conf_helper((uint32_t)insns[pc].imm);
+	vm.helper_by_id = conf_helper;
+	conf_run(&vm, c, mem, run, HR_ENGINE_INTERP, &a);
+	conf_run(&vm, c, mem, run, HR_ENGINE_JIT, &b);
+	CHECK(vm.jit != NULL, "%s: not compiled", name);
+	ret = a.r0 == b.r0 && a.abort == b.abort && a.abort_pc == b.abort_pc &&
+	      !memcmp(a.mem, b.mem, c->mem_len) &&
+	      !memcmp(a.stack, b.stack, sizeof(a.stack));
+	if (!ret)
+		fprintf(stderr,
+			"%s: interp r0 %#llx abort %d@%u, jit r0 %#llx "
+			"abort %d@%u\n",
+			name, (unsigned long long)a.r0, a.abort, a.abort_pc,
+			(unsigned long long)b.r0, b.abort, b.abort_pc);
+	if (ret && !negative)
+		ret = !b.abort && c->has_result && b.r0 == c->result;
+	if (ret && negative)
+		ret = b.abort || b.r0 != c->result;
+	if (!ret)
+		fprintf(stderr, "%s: jit r0 %#llx, expected %#llx\n", name,
+			(unsigned long long)b.r0,
+			(unsigned long long)c->result);
+out:
+	hr_jit_free(&vm);
+	free(vm.calls);
+	free(insns);
+	if (c)
+		free(c->text);
+	free(c);
+	free(run);
+	return ret;
+}
+
+/* Where the suite is: HEADROOM_CONFORMANCE_DIR, else the tree's copy. */
+static const char *conf_root(void)
+{
+	static const char *const tries[] = {
+		"tests/conformance",
+		"../shared/conformance",
+		"/work/shared/conformance",
+	};
+	const char *env = getenv("HEADROOM_CONFORMANCE_DIR");
+	unsigned int i;
+
+	if (env && *env)
+		return env;
+	for (i = 0; i < sizeof(tries) / sizeof(tries[0]); i++)
+		if (access(tries[i], R_OK) == 0)
+			return tries[i];
+	return tries[0];
+}
+
+static void conformance(const char *sub, bool negative)
+{
+	char dir[4096];
+	struct dirent *de;
+	DIR *d;
+	int ran = 0, r;
+
+	snprintf(dir, sizeof(dir), "%s/%s", conf_root(), sub);
+	d = opendir(dir);
+	CHECK(d != NULL, "no conformance suite at %s", dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (n < 6 || strcmp(de->d_name + n - 5, ".data"))
+			continue;
+		r = conf_one(dir, de->d_name, negative);
+		if (r < 0)
+			continue;
+		ran++;
+		CHECK(r == 1, "conformance %s/%s under the JIT", sub,
+		      de->d_name);
+	}
+	closedir(d);
+	printf("conformance %s: %d programs under both engines\n", sub, ran);
+	if (!negative)
+		CHECK(ran > 250, "only %d conformance programs ran", ran);
+}
+
+/* Targeted programs. */
+
+static struct jd_env env;
+
+static uint64_t h_sum(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4,
+		      uint64_t r5, struct hr_run *run)
+{
+	return r1 + 2 * r2 + 3 * r3 + 4 * r4 + 5 * r5 + run->depth * 1000;
+}
+
+/* Checks [r1, r1 + r2) as a helper would (HR_ABORT_HELPER_ARG). */
+static uint64_t h_mem(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4,
+		      uint64_t r5, struct hr_run *run)
+{
+	uint8_t *p = hr_run_mem(run, r1, r2, true);
+
+	if (!p)
+		return 0;
+	memset(p, 0xee, r2);
+	return 1;
+}
+
+/* Moves the packet window to [lo + r1, hi - r2): the JIT must re-read. */
+static uint64_t h_pkt(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4,
+		      uint64_t r5, struct hr_run *run)
+{
+	run->pkt_lo = jd_addr(&env, JD_PKT_OFF) + r1;
+	run->pkt_hi = jd_addr(&env, JD_PKT_OFF + JD_PKT_LEN) - r2;
+	return run->pkt_lo;
+}
+
+static hr_helper_fn test_helper(uint64_t id)
+{
+	switch (id) {
+	case 1:
+		return h_sum;
+	case 2:
+		return h_mem;
+	case 3:
+		return h_pkt;
+	case HR_CONFORMANCE_UNWIND:
+		return unwind_helper;
+	}
+	return NULL;
+}
+
+/*
+ * Assembles @text (with "%ctx" "%pkt" "%rw" "%ro" replaced by lddw-able
+ * addresses is left to the caller), runs it under both engines and checks
+ * they agree; returns the JIT's result in @out.
+ */
+static void both(const char *name, struct hr_insn *insns, uint32_t cnt,
+		 struct jd_result *out)
+{
+	static struct jd_result a;
+	char why[256];
+	uint32_t pc;
+
+	hr_jit_free(&env.vm);
+	free(env.vm.calls);
+	env.vm.insns = insns;
+	env.vm.cnt = cnt;
+	env.vm.calls = calloc(cnt ? cnt : 1, sizeof(*env.vm.calls));
+	env.vm.helper_by_id = test_helper;
+	for (pc = 0; pc < cnt; pc++)
+		if (insns[pc].code == (HR_JMP | HR_CALL) &&
+		    insns[pc].src == HR_CALL_HELPER)
+			env.vm.calls[pc] = test_helper((uint32_t)insns[pc].imm);
+	jd_run(&env, HR_ENGINE_INTERP, &a);
+	jd_run(&env, HR_ENGINE_JIT, out);
+	CHECK(env.vm.jit != NULL, "%s: not compiled", name);
+	CHECK(jd_same(&a, out, why, sizeof(why)), "%s: %s", name, why);
+}
+
+static struct hr_insn *assemble(const char *name, const char *text,
+				uint32_t *cnt)
+{
+	struct hr_insn *insns = NULL;
+	char err[256];
+
+	if (hr_asm(text, &insns, cnt, err, sizeof(err))) {
+		CHECK(0, "%s: %s", name, err);
+		return NULL;
+	}
+	return insns;
+}
+
+/* Runs @text; expects @reason at @pc (and r0 = @r0 when no abort). */
+static void expect(const char *name, const char *text, int reason, uint32_t pc,
+		   uint64_t r0)
+{
+	struct jd_result res;
+	struct hr_insn *insns;
+	uint32_t cnt;
+
+	insns = assemble(name, text, &cnt);
+	if (!insns)
+		return;
+	both(name, insns, cnt, &res);
+	CHECK(res.abort == reason, "%s: abort %s, expected %s", name,
+	      hr_abort_str(res.abort), hr_abort_str(reason));
+	if (reason) {
+		CHECK(res.abort_pc == pc, "%s: abort pc %u, expected %u", name,
+		      res.abort_pc, pc);
+		CHECK(res.r0 == env.vm.abort_ret, "%s: r0 %#llx", name,
+		      (unsigned long long)res.r0);
+	} else {
+		CHECK(res.r0 == r0, "%s: r0 %#llx, expected %#llx", name,
+		      (unsigned long long)res.r0, (unsigned long long)r0);
+	}
+	hr_jit_free(&env.vm);
+	env.vm.insns = NULL;
+	free(insns);
+}
+
+/* Runs raw instructions (for programs the validator would refuse). */
+static void expect_raw(const char *name, struct hr_insn *insns, uint32_t cnt,
+		       int reason, uint32_t pc)
+{
+	struct jd_result res;
+
+	both(name, insns, cnt, &res);
+	CHECK(res.abort == reason, "%s: abort %s, expected %s", name,
+	      hr_abort_str(res.abort), hr_abort_str(reason));
+	CHECK(res.abort_pc == pc, "%s: abort pc %u, expected %u", name,
+	      res.abort_pc, pc);
+	hr_jit_free(&env.vm);
+}
+
+static char prog_buf[4096];
+
+/* Formats a program with the arena addresses substituted. */
+static const char *fmt(const char *f, ...)
+	__attribute__((format(printf, 1, 2)));
+static const char *fmt(const char *f, ...)
+{
+	va_list ap;
+
+	va_start(ap, f);
+	vsnprintf(prog_buf, sizeof(prog_buf), f, ap);
+	va_end(ap);
+	return prog_buf;
+}
+
+static void test_aborts(void)
+{
+	unsigned long long rw = jd_addr(&env, JD_RW_OFF),
+			   ro = jd_addr(&env, JD_RO_OFF),
+			   pkt = jd_addr(&env, JD_PKT_OFF);
+
+	env.r1 = jd_addr(&env, JD_CTX_OFF);
+	env.r2 = pkt;
+	expect("stack ok",
+	       "mov %r0, 7\nstxdw [%r10-8], %r0\n"
+	       "ldxdw %r0, [%r10-8]\nexit\n",
+	       0, 0, 7);
+	expect("oob load stack", "mov %r0, 0\nldxdw %r0, [%r10+0]\nexit\n",
+	       HR_ABORT_OOB_LOAD, 1, 0);
+	expect("oob load below frame",
+	       "mov %r0, 0\nldxb %r0, [%r10-513]\nexit\n", HR_ABORT_OOB_LOAD, 1,
+	       0);
+	expect("oob store via pointer",
+	       "mov %r1, %r10\nadd %r1, -600\nstw [%r1+0], 1\nexit\n",
+	       HR_ABORT_OOB_STORE, 2, 0);
+	expect("packet in range", "ldxw %r0, [%r2+252]\nexit\n", 0, 0,
+	       0x11111111);
+	expect("packet over end", "ldxw %r0, [%r2+253]\nexit\n",
+	       HR_ABORT_OOB_LOAD, 0, 0);
+	expect("packet before start", "ldxb %r0, [%r2-65]\nexit\n",
+	       HR_ABORT_OOB_LOAD, 0, 0);
+	expect("ctx read ok", "ldxw %r0, [%r1+4]\nexit\n", 0, 0, 0x11111111);
+	expect("ctx bad size", "ldxb %r0, [%r1+4]\nexit\n", HR_ABORT_CTX_ACCESS,
+	       0, 0);
+	expect("ctx write denied", "stw [%r1+4], 1\nexit\n",
+	       HR_ABORT_CTX_ACCESS, 0, 0);
+	expect("ctx write ok", "stw [%r1+16], 9\nldxw %r0, [%r1+16]\nexit\n", 0,
+	       0, 9);
+	expect("region rw",
+	       fmt("lddw %%r3, %#llx\nstdw [%%r3+120], 5\n"
+		   "ldxdw %%r0, [%%r3+120]\nexit\n",
+		   rw),
+	       0, 0, 5);
+	expect("region rw past end",
+	       fmt("lddw %%r3, %#llx\nstdw [%%r3+121], 5\nexit\n", rw),
+	       HR_ABORT_OOB_STORE, 2, 0);
+	expect("region ro read",
+	       fmt("lddw %%r3, %#llx\nldxdw %%r0, [%%r3+8]\nexit\n", ro), 0, 0,
+	       0x1111111111111111ull);
+	expect("region ro store",
+	       fmt("mov %%r0, 0\nlddw %%r3, %#llx\nstb [%%r3+8], 1\nexit\n",
+		   ro),
+	       HR_ABORT_RDONLY, 3, 0);
+	expect("atomic ro",
+	       fmt("mov %%r0, 1\nlddw %%r3, %#llx\nlock add [%%r3+8], "
+		   "%%r0\nexit\n",
+		   ro),
+	       HR_ABORT_RDONLY, 3, 0);
+	expect("atomic misaligned",
+	       "mov %r0, 1\nlock add32 [%r10-6], %r0\nexit\n",
+	       HR_ABORT_OOB_STORE, 1, 0);
+	expect("atomic misaligned packet",
+	       "mov %r0, 1\nlock xchg [%r2+4], %r0\nexit\n", HR_ABORT_OOB_STORE,
+	       1, 0);
+	expect("atomic fetch",
+	       "mov %r0, 3\nstdw [%r10-8], 4\n"
+	       "lock fetch add [%r10-8], %r0\n"
+	       "ldxdw %r1, [%r10-8]\nadd %r0, %r1\nexit\n",
+	       0, 0, 11);
+	expect("budget", "mov %r0, 0\nloop:\nadd %r0, 1\nja loop\n",
+	       HR_ABORT_BUDGET, 2, 0);
+	expect("call depth", "call local f\nexit\nf:\ncall local f\nexit\n",
+	       HR_ABORT_CALL_DEPTH, 2, 0);
+	expect("local call frames",
+	       "mov %r6, 1\nstdw [%r10-8], 40\ncall local f\n"
+	       "ldxdw %r1, [%r10-8]\nadd %r0, %r1\nadd %r0, %r6\nexit\n"
+	       "f:\nmov %r6, 100\nstdw [%r10-8], 2\nmov %r1, %r10\n"
+	       "ldxdw %r0, [%r1+504]\nldxdw %r2, [%r10-8]\nadd %r0, %r2\n"
+	       "exit\n",
+	       0, 0, 40 + 2 + 40 + 1);
+	expect("callee touches caller stack via r10+off",
+	       "stdw [%r10-8], 7\ncall local f\nexit\n"
+	       "f:\nldxdw %r0, [%r10+504]\nexit\n",
+	       0, 0, 7);
+	expect("main cannot touch above stack", "ldxdw %r0, [%r10+504]\nexit\n",
+	       HR_ABORT_OOB_LOAD, 0, 0);
+	expect("helper",
+	       "mov %r1, 1\nmov %r2, 2\nmov %r3, 3\nmov %r4, 4\n"
+	       "mov %r5, 5\ncall 1\nadd %r0, %r1\nadd %r0, %r5\n"
+	       "exit\n",
+	       0, 0, 55 + 1 + 5);
+	expect("helper arg", "mov %r1, %r10\nmov %r2, 16\ncall 2\nexit\n",
+	       HR_ABORT_HELPER_ARG, 2, 0);
+	expect("helper arg ok",
+	       "mov %r1, %r10\nadd %r1, -16\nmov %r2, 16\ncall 2\n"
+	       "ldxb %r1, [%r10-1]\nadd %r0, %r1\nexit\n",
+	       0, 0, 0xef);
+	expect("unknown helper", "call 77\nexit\n", HR_ABORT_UNKNOWN_CALL, 0,
+	       0);
+	expect("callx", "mov %r6, 1\nmov %r1, 2\nmov %r2, 0\ncall %r6\nexit\n",
+	       0, 0, 2);
+	expect("callx unknown", "mov %r6, 99\ncall %r6\nexit\n",
+	       HR_ABORT_UNKNOWN_CALL, 1, 0);
+	expect("unwind in callee",
+	       "call local f\nmov %r0, 3\nexit\nf:\nmov %r1, 0\ncall 5\n"
+	       "mov %r0, 4\nexit\n",
+	       0, 0, 0);
+	/* The helper moves the packet: the JIT must see the new bounds. */
+	expect("packet moves",
+	       "mov %r6, %r2\nmov %r1, 0\nmov %r2, 200\ncall 3\n"
+	       "ldxb %r0, [%r6+60]\nexit\n",
+	       HR_ABORT_OOB_LOAD, 4, 0);
+	expect("packet moves ok",
+	       "mov %r6, %r2\nmov %r1, 0\nmov %r2, 200\ncall 3\n"
+	       "ldxb %r0, [%r6+55]\nexit\n",
+	       0, 0, 0x11);
+	expect("div/mod by zero",
+	       "mov %r0, 7\nmov %r1, 0\ndiv %r0, %r1\nmov %r2, 9\n"
+	       "mod %r2, %r1\nadd %r0, %r2\nmov32 %r3, -1\nsdiv32 %r3, -1\n"
+	       "add %r0, %r3\nexit\n",
+	       0, 0, 10);
+}
+
+static void test_unvalidated(void)
+{
+	struct hr_insn jump_out[] = {
+		{ .code = HR_JMP | HR_JA, .off = 5 },
+		{ .code = HR_JMP | HR_EXIT },
+	};
+	struct hr_insn fall_off[] = {
+		{ .code = HR_ALU64 | HR_MOV | HR_K, .dst = 0, .imm = 1 },
+	};
+	struct hr_insn bad_alu[] = {
+		{ .code = HR_ALU64 | HR_MOV | HR_K, .dst = 0, .imm = 1 },
+		{ .code = HR_ALU64 | 0xe0 | HR_K, .dst = 0, .imm = 1 },
+		{ .code = HR_JMP | HR_EXIT },
+	};
+	struct hr_insn bad_ld[] = {
+		{ .code = HR_LD | HR_ABS | HR_W, .imm = 1 },
+		{ .code = HR_JMP | HR_EXIT },
+	};
+	struct hr_insn lddw_end[] = {
+		{ .code = HR_ALU64 | HR_MOV | HR_K, .dst = 0, .imm = 1 },
+		{ .code = HR_OPC_LDDW, .dst = 0, .imm = 1 },
+	};
+	struct hr_insn into_lddw[] = {
+		{ .code = HR_JMP | HR_JA, .off = 1 },
+		{ .code = HR_OPC_LDDW, .dst = 0, .imm = 1 },
+		{ .code = 0, .imm = 2 },
+		{ .code = HR_JMP | HR_EXIT },
+	};
+	struct hr_insn back_out[] = {
+		{ .code = HR_JMP | HR_JA, .off = -3 },
+	};
+	struct hr_insn call_out[] = {
+		{ .code = HR_JMP | HR_CALL, .src = HR_CALL_LOCAL, .imm = 9 },
+		{ .code = HR_JMP | HR_EXIT },
+	};
+	struct hr_insn call32[] = {
+		{ .code = HR_JMP32 | HR_CALL, .imm = 1 },
+		{ .code = HR_JMP | HR_EXIT },
+	};
+	struct hr_insn bad_atomic[] = {
+		{ .code = HR_STX | HR_ATOMIC | HR_DW,
+		  .dst = 10,
+		  .off = -8,
+		  .imm = 0x33 },
+		{ .code = HR_JMP | HR_EXIT },
+	};
+	struct hr_insn fp_write[] = {
+		{ .code = HR_ALU64 | HR_ADD | HR_K, .dst = 10, .imm = 8 },
+		{ .code = HR_LDX | HR_MEM | HR_DW,
+		  .dst = 0,
+		  .src = 10,
+		  .off = -8 },
+		{ .code = HR_JMP | HR_EXIT },
+	};
+
+	expect_raw("jump out", jump_out, 2, HR_ABORT_JUMP, 6);
+	expect_raw("fall off", fall_off, 1, HR_ABORT_JUMP, 1);
+	expect_raw("bad alu op", bad_alu, 3, HR_ABORT_BAD_INSN, 1);
+	expect_raw("legacy ld", bad_ld, 2, HR_ABORT_BAD_INSN, 0);
+	expect_raw("lddw at end", lddw_end, 2, HR_ABORT_BAD_INSN, 1);
+	expect_raw("into lddw", into_lddw, 4, HR_ABORT_BAD_INSN, 2);
+	expect_raw("jump before start", back_out, 1, HR_ABORT_JUMP,
+		   (uint32_t)-2);
+	expect_raw("call out", call_out, 2, HR_ABORT_JUMP, 10);
+	expect_raw("jmp32 call", call32, 2, HR_ABORT_UNKNOWN_CALL, 0);
+	expect_raw("bad atomic op", bad_atomic, 2, HR_ABORT_BAD_INSN, 0);
+	/* r10 written: nothing is elided, the load is above the stack. */
+	expect_raw("r10 written", fp_write, 3, HR_ABORT_OOB_LOAD, 1);
+}
+
+/* The code is never writable and executable at once. */
+static void test_wx(void)
+{
+	struct hr_insn prog[] = {
+		{ .code = HR_ALU64 | HR_MOV | HR_K, .dst = 0, .imm = 42 },
+		{ .code = HR_JMP | HR_EXIT },
+	};
+	struct hr_vm_prog vm = { .insns = prog, .cnt = 2 };
+	struct hr_run *run = malloc(sizeof(*run));
+	char line[512], want[64];
+	bool found = false;
+	FILE *maps;
+
+	CHECK(hr_engine_available(HR_ENGINE_JIT), "no JIT");
+	CHECK(run != NULL, "malloc");
+	if (!run)
+		return;
+	hr_run_init(run, &vm, NULL);
+	CHECK_EQ(hr_engine_run(HR_ENGINE_DEFAULT, run, 0), 42);
+	CHECK(vm.jit != NULL, "the default engine is not the JIT");
+	snprintf(want, sizeof(want), "%lx-", (unsigned long)vm.jit);
+	maps = fopen("/proc/self/maps", "r");
+	while (maps && fgets(line, sizeof(line), maps)) {
+		if (strncmp(line, want, strlen(want)))
+			continue;
+		found = true;
+		CHECK(!strncmp(line + strcspn(line, " ") + 1, "r-x", 3),
+		      "JIT code mapped %.30s", line);
+	}
+	if (maps)
+		fclose(maps);
+	CHECK(found, "JIT mapping not found");
+	hr_jit_free(&vm);
+	CHECK(vm.jit == NULL, "not freed");
+	hr_run_init(run, &vm, NULL);
+	CHECK_EQ(hr_engine_run(HR_ENGINE_INTERP, run, 0), 42);
+	CHECK(vm.jit == NULL, "the interpreter compiled");
+	free(run);
+}
+
+int main(void)
+{
+	if (jd_env_init(&env)) {
+		CHECK(0, "out of memory");
+		return t_done();
+	}
+	memset(env.init, 0x11, sizeof(env.init));
+	memset(env.stack_init, 0x22, sizeof(env.stack_init));
+	conformance("tests", false);
+	conformance("negative", true);
+	test_aborts();
+	test_unvalidated();
+	test_wx();
+	free(env.vm.calls);
+	jd_env_free(&env);
+	return t_done();
+}
