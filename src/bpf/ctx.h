@@ -25,6 +25,9 @@ struct hr_xdp_ctx {
 	uint64_t redirect_flags;
 	struct hr_map *redirect_map;
 	uint32_t redirect_key;
+	/* The worker's bpf_redirect_info (datapath runs); NULL in test
+	 * runs, where the redirect helpers use a per-thread one. */
+	struct hr_redirect_info *ri;
 };
 
 /* run->ctx for tc programs; run->priv is the same struct. */
@@ -39,6 +42,18 @@ struct hr_tc_ctx {
 	uint32_t frame_sz;
 	uint32_t redirect_ifindex;
 	uint64_t redirect_flags;
+	/* skb header state the skb helpers keep (helpers_skb.c): offsets
+	 * from head, set up on first use while hdr_init is 0 (MAC header at
+	 * data, network header right after the Ethernet header). */
+	uint16_t mac_header;
+	uint16_t network_header;
+	uint16_t transport_header; /* 0xffff: not set */
+	uint8_t hdr_init;
+	uint8_t encapsulation;
+	/* bpf_clone_redirect: clones sent and the last one's target. */
+	uint32_t clone_cnt;
+	uint32_t clone_ifindex;
+	uint64_t clone_flags;
 };
 
 static inline uint32_t hr_ptr32(const void *p)

@@ -37,10 +37,35 @@ extern const struct hr_helper hr_helper_xdp_get_buff_len; /* 188 */
 extern const struct hr_helper hr_helper_xdp_load_bytes; /* 189 */
 extern const struct hr_helper hr_helper_xdp_store_bytes; /* 190 */
 
+/* XDP redirect (helpers_redirect.c). */
+extern const struct hr_helper hr_helper_redirect; /* 23 */
+extern const struct hr_helper hr_helper_redirect_map; /* 51 */
+
 /* XDP RX metadata kfuncs (kfuncs_xdp.c). */
 extern const struct hr_kfunc hr_kfunc_xdp_metadata_rx_hash;
 extern const struct hr_kfunc hr_kfunc_xdp_metadata_rx_timestamp;
 extern const struct hr_kfunc hr_kfunc_xdp_metadata_rx_vlan_tag;
+
+/* Queue/stack, tail calls, ring buffer, loops, locks, clocks
+ * (helpers_maps2.c). */
+extern const struct hr_helper hr_helper_map_push_elem; /* 87 */
+extern const struct hr_helper hr_helper_map_pop_elem; /* 88 */
+extern const struct hr_helper hr_helper_map_peek_elem; /* 89 */
+extern const struct hr_helper hr_helper_tail_call; /* 12 */
+extern const struct hr_helper hr_helper_ringbuf_output; /* 130 */
+extern const struct hr_helper hr_helper_ringbuf_reserve; /* 131 */
+extern const struct hr_helper hr_helper_ringbuf_submit; /* 132 */
+extern const struct hr_helper hr_helper_ringbuf_discard; /* 133 */
+extern const struct hr_helper hr_helper_ringbuf_query; /* 134 */
+extern const struct hr_helper hr_helper_ktime_get_boot_ns; /* 125 */
+extern const struct hr_helper hr_helper_ktime_get_coarse_ns; /* 160 */
+extern const struct hr_helper hr_helper_jiffies64; /* 118 */
+extern const struct hr_helper hr_helper_get_numa_node_id; /* 42 */
+extern const struct hr_helper hr_helper_loop; /* 181 */
+extern const struct hr_helper hr_helper_for_each_map_elem; /* 164 */
+extern const struct hr_helper hr_helper_spin_lock; /* 93 */
+extern const struct hr_helper hr_helper_spin_unlock; /* 94 */
+extern const struct hr_helper hr_helper_xdp_check_mtu; /* 163, XDP */
 
 /* The helper with kernel ID @id among @list (NULL-terminated), or NULL. */
 const struct hr_helper *hr_helper_find(const struct hr_helper *const *list,
@@ -50,5 +75,36 @@ const struct hr_kfunc *hr_kfunc_find(const struct hr_kfunc *const *list,
 
 /* Helpers every program type has (the kernel's bpf_base_func_proto). */
 extern const struct hr_helper *const hr_base_helpers[];
+
+/* tc skb helpers (helpers_skb.c). */
+extern const struct hr_helper hr_helper_skb_store_bytes; /* 9 */
+extern const struct hr_helper hr_helper_l3_csum_replace; /* 10 */
+extern const struct hr_helper hr_helper_l4_csum_replace; /* 11 */
+extern const struct hr_helper hr_helper_clone_redirect; /* 13 */
+extern const struct hr_helper hr_helper_skb_vlan_push; /* 18 */
+extern const struct hr_helper hr_helper_skb_vlan_pop; /* 19 */
+extern const struct hr_helper hr_helper_tc_redirect; /* 23, tc's */
+extern const struct hr_helper hr_helper_skb_load_bytes; /* 26 */
+extern const struct hr_helper hr_helper_skb_change_proto; /* 31 */
+extern const struct hr_helper hr_helper_skb_change_tail; /* 38 */
+extern const struct hr_helper hr_helper_skb_pull_data; /* 39 */
+extern const struct hr_helper hr_helper_skb_change_head; /* 43 */
+extern const struct hr_helper hr_helper_skb_adjust_room; /* 50 */
+
+/* Perf events (helpers_perf.c): bpf_perf_event_output per context. */
+extern const struct hr_helper hr_helper_xdp_event_output; /* 25, XDP */
+extern const struct hr_helper hr_helper_skb_event_output; /* 25, tc */
+
+/* bpf_fib_lookup (helpers_fib.c). */
+extern const struct hr_helper hr_helper_xdp_fib_lookup; /* 69, XDP */
+extern const struct hr_helper hr_helper_skb_fib_lookup; /* 69, tc */
+
+/* Dynptrs (kfuncs_dynptr.c). */
+extern const struct hr_helper hr_helper_dynptr_read; /* 201 */
+extern const struct hr_helper hr_helper_dynptr_write; /* 202 */
+extern const struct hr_kfunc hr_kfunc_dynptr_from_xdp;
+extern const struct hr_kfunc hr_kfunc_dynptr_from_skb;
+extern const struct hr_kfunc hr_kfunc_dynptr_slice;
+extern const struct hr_kfunc hr_kfunc_dynptr_slice_rdwr;
 
 #endif /* HR_BPF_HELPERS_H */

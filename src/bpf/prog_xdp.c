@@ -28,6 +28,9 @@ static const struct hr_helper *const xdp_helpers[] = {
 	&hr_helper_xdp_get_buff_len,
 	&hr_helper_xdp_load_bytes,
 	&hr_helper_xdp_store_bytes,
+	&hr_helper_xdp_check_mtu,
+	&hr_helper_redirect,
+	&hr_helper_redirect_map,
 	NULL,
 };
 

@@ -65,7 +65,12 @@ struct hr_redirect_info {
 	struct hr_map *map;
 	void *tgt_value; /* the map entry looked up at the helper call */
 	uint64_t flags;
+	/* INT_MAX after bpf_redirect(ifindex) or a map lookup miss, 0
+	 * after a redirect was done (the kernel's ri->map_id). */
+	uint32_t map_id;
 };
+
+#define HR_REDIRECT_MAP_ID_IFINDEX 0x7fffffffu /* INT_MAX */
 
 struct hr_worker {
 	struct hr_datapath *dp;
@@ -92,6 +97,11 @@ struct hr_worker {
 	atomic_bool stop;
 	uint64_t polls;
 	uint64_t idle_polls;
+	/* Poll rounds done, and rounds that found work (for
+	 * hr_dp_run_until_idle). */
+	_Atomic uint64_t rounds;
+	_Atomic uint64_t busy_rounds;
+	bool started; /* has a thread */
 };
 
 struct hr_datapath {
@@ -101,7 +111,27 @@ struct hr_datapath {
 	uint32_t next_ifindex;
 	atomic_bool running;
 	pthread_mutex_t lock; /* control path only */
+	int engine; /* enum hr_engine for every program run */
+	/* NAPI instances hr_dp_assign_queue() made, by ifindex and queue. */
+	struct hr_napi *queue_napi[HR_MAX_IFINDEX][HR_DEV_MAX_QUEUES];
+	/* Maps whose counters hr_dp_print_stats prints (cpumaps). */
+	struct hr_map *watch[8];
+	unsigned int nwatch;
+	void *stats_prev; /* the previous report, for rates */
 };
+
+/* Worker threads (worker.c): 0 or -errno / stops and joins. */
+int hr_worker_start(struct hr_worker *w);
+void hr_worker_stop(struct hr_worker *w);
+
+/* The datapath created last (devmap and cpumap find devices and workers
+ * through it), or NULL. */
+struct hr_datapath *hr_dp_default(void);
+
+/* One poll round of worker @w on the calling thread: every NAPI, then the
+ * flush, inside one epoch. Returns the packets the polls reported. For
+ * tests and for a datapath that is not started. */
+int hr_worker_poll_once(struct hr_worker *w);
 
 /* Runs the device's XDP program on @xdp (received on napi's device and
  * queue) and acts on the verdict. Owns the frame from here on. */

@@ -38,6 +38,40 @@ struct hr_pool {
 };
 
 /*
+ * Every live pool, so that a frame can be returned knowing only its
+ * address (hr_pool_of). Slots are written under registry_lock and read
+ * without a lock; a pool is removed before its memory goes.
+ */
+#define HR_POOL_REGISTRY 64
+static struct hr_pool *registry[HR_POOL_REGISTRY];
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void registry_add(struct hr_pool *pool)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&registry_lock);
+	for (i = 0; i < HR_POOL_REGISTRY; i++) {
+		if (!__atomic_load_n(&registry[i], __ATOMIC_RELAXED)) {
+			__atomic_store_n(&registry[i], pool, __ATOMIC_RELEASE);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&registry_lock);
+}
+
+static void registry_del(struct hr_pool *pool)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&registry_lock);
+	for (i = 0; i < HR_POOL_REGISTRY; i++)
+		if (__atomic_load_n(&registry[i], __ATOMIC_RELAXED) == pool)
+			__atomic_store_n(&registry[i], NULL, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&registry_lock);
+}
+
+/*
  * Anonymous memory whose every byte, and the address one past the end,
  * fits in 32 bits. MAP_32BIT (x86-64) asks for the low 2 GiB; elsewhere, or
  * when that is full, hints at addresses below 4 GiB are tried and checked.
@@ -103,6 +137,7 @@ int hr_pool_create(uint32_t nframes, struct hr_pool **pool)
 	for (i = 0; i < nframes; i++)
 		p->free_stack[i] = nframes - 1 - i;
 	p->nfree = nframes;
+	registry_add(p);
 	*pool = p;
 	return 0;
 err:
@@ -122,6 +157,7 @@ void hr_pool_destroy(struct hr_pool *pool)
 	if (out)
 		fprintf(stderr,
 			"headroom: pool: destroyed with %u frames out\n", out);
+	registry_del(pool);
 	pthread_spin_destroy(&pool->lock);
 	munmap(pool->base, pool->bytes);
 	free(pool->free_stack);
@@ -232,4 +268,18 @@ uint32_t hr_pool_outstanding(const struct hr_pool *pool)
 uint64_t hr_pool_bad_puts(const struct hr_pool *pool)
 {
 	return __atomic_load_n(&pool->bad_puts, __ATOMIC_RELAXED);
+}
+
+struct hr_pool *hr_pool_of(const void *addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < HR_POOL_REGISTRY; i++) {
+		struct hr_pool *p =
+			__atomic_load_n(&registry[i], __ATOMIC_ACQUIRE);
+
+		if (p && frame_index(p, addr) >= 0)
+			return p;
+	}
+	return NULL;
 }

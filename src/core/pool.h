@@ -43,4 +43,8 @@ void hr_pool_put_bulk(struct hr_pool *pool, void *const *frames,
  */
 uint64_t hr_pool_bad_puts(const struct hr_pool *pool);
 
+/* The live pool holding @addr (anywhere inside a frame), or NULL. Every
+ * pool is in a small process-wide registry; lookups take no lock. */
+struct hr_pool *hr_pool_of(const void *addr);
+
 #endif /* HR_CORE_POOL_H */

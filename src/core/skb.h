@@ -39,6 +39,9 @@ struct hr_skb {
 	uint32_t skb_iif; /* where it was received */
 	uint32_t napi_id;
 	struct hr_dev *dev;
+	/* The buff's flags (HR_XDP_FLAGS_HAS_FRAGS: fragments described in
+	 * the frame's shinfo, freed with it). */
+	uint32_t xdp_flags;
 };
 
 /*
@@ -53,5 +56,9 @@ void hr_skb_from_buff(struct hr_skb *skb, const struct hr_xdp_buff *xdp,
 /* The same for a frame that crossed a cpumap or veth (no hints). */
 void hr_skb_from_frame(struct hr_skb *skb, const struct hr_xdp_frame *frame,
 		       struct hr_dev *dev);
+
+/* Frees the skb's frame (and fragments) back to its pool (kfree_skb);
+ * sinks call it after they took what they need. */
+void hr_skb_free(struct hr_skb *skb);
 
 #endif /* HR_CORE_SKB_H */

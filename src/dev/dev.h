@@ -38,6 +38,7 @@ enum hr_drop_reason {
 	HR_DROP_REDIRECT_ERROR, /* XDP_REDIRECT failed: see redirect_err */
 	HR_DROP_TC_SHOT, /* tc ingress said TC_ACT_SHOT */
 	HR_DROP_DEV_DOWN, /* the device was stopped */
+	HR_DROP_EGRESS_PROG, /* a devmap egress program did not PASS */
 	HR_DROP__MAX,
 };
 
@@ -52,6 +53,9 @@ struct hr_dev_stats {
 	uint64_t xdp[5]; /* verdicts: ABORTED DROP PASS TX REDIRECT */
 	uint64_t xdp_exception; /* ABORTED and invalid verdicts */
 	uint64_t delivered; /* skbs handed to the stack */
+	/* tc ingress consumed the skb: STOLEN, QUEUED, TRAP; REDIRECT. */
+	uint64_t tc_stolen;
+	uint64_t tc_redirect;
 	uint64_t drops[HR_DROP__MAX];
 	uint64_t redirect_err[HR_ERRNO_MAX]; /* by errno */
 } __attribute__((aligned(64)));
@@ -83,6 +87,7 @@ struct hr_dev {
 	char name[HR_DEV_NAME_MAX];
 	uint32_t ifindex;
 	uint32_t mtu; /* L3 MTU, as the kernel's dev->mtu */
+	uint8_t dev_addr[6]; /* MAC address, for eth_type_trans */
 	bool meta_supported;
 	const struct hr_dev_ops *ops;
 	const struct hr_xdp_metadata_ops *meta_ops;
@@ -105,6 +110,18 @@ struct hr_dev {
 	struct hr_datapath *dp;
 	struct hr_dev_stats stats[HR_MAX_WORKERS];
 };
+
+/*
+ * Adds to a counter of stats[w->id]: only worker w writes it, so a relaxed
+ * load and store suffice (no locked instruction), and readers summing on
+ * another thread see whole values.
+ */
+static inline void hr_stat_add(uint64_t *counter, uint64_t v)
+{
+	__atomic_store_n(counter,
+			 __atomic_load_n(counter, __ATOMIC_RELAXED) + v,
+			 __ATOMIC_RELAXED);
+}
 
 /* Common initialisation of a new device (zeroed by the caller): name,
  * ops, queues, MTU 1500, rxq info pointing back at the device. */

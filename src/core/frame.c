@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Returning frames and buffs to the pool they came from, fragments too.
+ * The pool is found from the address (hr_pool_of), as the kernel finds a
+ * page's page_pool from the page.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "datapath.h"
+#include "frame.h"
+#include "pool.h"
+
+#define HR_RET_CACHE 64
+
+struct ret_cache {
+	bool active;
+	struct hr_pool *pool;
+	unsigned int n;
+	void *q[HR_RET_CACHE];
+};
+
+static __thread struct ret_cache cache;
+
+void hr_frame_cache_flush(void)
+{
+	if (cache.n)
+		hr_pool_put_bulk(cache.pool, cache.q, cache.n);
+	cache.n = 0;
+	cache.pool = NULL;
+}
+
+void hr_frame_cache_begin(void)
+{
+	cache.active = true;
+}
+
+void hr_frame_cache_end(void)
+{
+	hr_frame_cache_flush();
+	cache.active = false;
+}
+
+static void put_one(void *addr)
+{
+	struct hr_pool *pool = hr_pool_of(addr);
+
+	if (!pool) {
+		fprintf(stderr, "headroom: frame %p belongs to no pool\n",
+			addr);
+		return;
+	}
+	if (!cache.active) {
+		hr_pool_put(pool, addr);
+		return;
+	}
+	/* One pool per batch, as xdp_return_frame_bulk keeps one
+	 * allocator per batch and flushes when it changes. */
+	if (cache.n == HR_RET_CACHE || (cache.n && cache.pool != pool))
+		hr_frame_cache_flush();
+	cache.pool = pool;
+	cache.q[cache.n++] = addr;
+}
+
+static void put_frags(void *hard_start, uint32_t frame_sz, uint32_t flags)
+{
+	struct hr_xdp_shinfo *sinfo;
+	uint32_t i;
+
+	if (!(flags & HR_XDP_FLAGS_HAS_FRAGS))
+		return;
+	sinfo = (struct hr_xdp_shinfo *)((uint8_t *)hard_start + frame_sz -
+					 HR_SKB_SHINFO_SIZE);
+	for (i = 0; i < sinfo->nr_frags && i < HR_MAX_SKB_FRAGS; i++)
+		put_one(sinfo->frags[i].addr);
+}
+
+void hr_xdp_return_frame(struct hr_xdp_frame *frame)
+{
+	/* The frame header sits at data_hard_start. */
+	put_frags(frame, frame->frame_sz, frame->flags);
+	put_one(frame);
+}
+
+void hr_xdp_return_buff(struct hr_xdp_buff *xdp)
+{
+	put_frags(xdp->data_hard_start, xdp->frame_sz, xdp->flags);
+	put_one(xdp->data_hard_start);
+}

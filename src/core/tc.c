@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The PASS path after XDP: tc ingress (the clsact qdisc with a cls_bpf
+ * filter in direct-action mode: net/core/dev.c sch_handle_ingress and
+ * tc_run, net/sched/cls_bpf.c, net/sched/cls_api.c __tcf_classify), then
+ * the device's stack.
+ */
+#include <string.h>
+#include <linux/bpf.h>
+#include <linux/pkt_cls.h>
+
+#include "datapath.h"
+#include "../bpf/engine.h"
+#include "../bpf/prog.h"
+
+/* __tcf_classify: RECLASSIFY restarts the chain at most this often, then
+ * the packet is shot ("reclassify loop"). */
+#define HR_TC_MAX_RECLASSIFY 16
+#define HR_NO_QUEUE_MAPPING 0xffffu
+
+static void tc_ctx_fill(struct hr_tc_ctx *c, struct hr_skb *skb)
+{
+	struct __sk_buff *s = &c->skb;
+
+	memset(s, 0, sizeof(*s));
+	c->s = skb;
+	c->head = skb->head;
+	c->data = skb->data;
+	c->data_end = skb->data + skb->len;
+	c->meta_len = skb->meta_len;
+	c->frame_sz = skb->frame_sz;
+	c->redirect_ifindex = 0;
+	c->redirect_flags = 0;
+	s->len = skb->len;
+	s->pkt_type = skb->pkt_type;
+	s->mark = skb->mark;
+	s->queue_mapping = skb->queue_mapping;
+	s->protocol = skb->protocol;
+	s->vlan_present = skb->vlan_present;
+	s->vlan_tci = skb->vlan_tci;
+	s->vlan_proto = skb->vlan_proto;
+	s->priority = skb->priority;
+	s->ingress_ifindex = skb->skb_iif;
+	s->ifindex = skb->ifindex;
+	s->tc_index = skb->tc_index;
+	/* bpf_prog_run_save_cb: the program sees a zeroed cb and what it
+	 * writes there is discarded after the run. */
+	s->hash = skb->hash;
+	/* cls_bpf sets tc_classid to the filter's classid (0) first. */
+	s->tc_classid = 0;
+	s->napi_id = skb->napi_id;
+	s->tstamp = skb->tstamp;
+	s->wire_len = skb->len; /* qdisc_skb_cb pkt_len */
+}
+
+/* What the program may have changed (tc_cls_act_is_valid_access). */
+static void tc_ctx_writeback(const struct hr_tc_ctx *c, struct hr_skb *skb)
+{
+	const struct __sk_buff *s = &c->skb;
+
+	skb->data = c->data;
+	skb->len = (uint32_t)(c->data_end - c->data);
+	skb->mark = s->mark;
+	skb->priority = s->priority;
+	skb->tc_index = (uint16_t)s->tc_index;
+	skb->tc_classid = s->tc_classid;
+	skb->tstamp = s->tstamp;
+	/* A store of NO_QUEUE_MAPPING or more is dropped by the rewrite. */
+	if (s->queue_mapping < HR_NO_QUEUE_MAPPING)
+		skb->queue_mapping = (uint16_t)s->queue_mapping;
+}
+
+/* cls_bpf_exec_opcode: anything unknown continues (TC_ACT_UNSPEC). */
+static int tc_opcode(int32_t ret)
+{
+	switch (ret) {
+	case TC_ACT_OK:
+	case TC_ACT_RECLASSIFY:
+	case TC_ACT_SHOT:
+	case TC_ACT_PIPE:
+	case TC_ACT_STOLEN:
+	case TC_ACT_QUEUED:
+	case TC_ACT_TRAP:
+	case TC_ACT_REDIRECT:
+		return ret;
+	default:
+		return TC_ACT_UNSPEC;
+	}
+}
+
+static int tc_run(struct hr_worker *w, struct hr_prog *prog, struct hr_skb *skb)
+{
+	struct hr_run *run = w->run;
+	struct hr_tc_ctx c;
+	int limit = 0, ret;
+
+	for (;;) {
+		tc_ctx_fill(&c, skb);
+		hr_prog_run_init(prog, run, &c.skb);
+		run->priv = &c;
+		run->cpu = w->id;
+		hr_tc_ctx_sync(&c, run);
+		ret = tc_opcode((int32_t)hr_engine_run(
+			(enum hr_engine)w->dp->engine, run,
+			(uint64_t)(uintptr_t)&c.skb));
+		tc_ctx_writeback(&c, skb);
+		if (ret != TC_ACT_RECLASSIFY)
+			break;
+		if (limit++ >= HR_TC_MAX_RECLASSIFY)
+			return TC_ACT_SHOT;
+	}
+	/* tc_run: OK and RECLASSIFY set tc_index from the result's classid
+	 * (TC_H_MAJ of the filter's, 0, or'ed with tc_classid). */
+	if (ret == TC_ACT_OK)
+		skb->tc_index = (uint16_t)TC_H_MIN(skb->tc_classid);
+	return ret;
+}
+
+void hr_skb_receive(struct hr_worker *w, struct hr_skb *skb)
+{
+	struct hr_dev *dev = skb->dev;
+	struct hr_dev_stats *st = &dev->stats[w->id];
+	struct hr_prog *prog = atomic_load(&dev->tc_ingress);
+
+	if (prog) {
+		switch (tc_run(w, prog, skb)) {
+		case TC_ACT_SHOT:
+			hr_stat_add(&st->drops[HR_DROP_TC_SHOT], 1);
+			hr_skb_free(skb);
+			return;
+		case TC_ACT_STOLEN:
+		case TC_ACT_QUEUED:
+		case TC_ACT_TRAP:
+			/* consume_skb: gone, not a drop. */
+			hr_stat_add(&st->tc_stolen, 1);
+			hr_skb_free(skb);
+			return;
+		case TC_ACT_REDIRECT:
+			/* skb_do_redirect is not implemented (bpf_redirect is
+			 * not a tc helper here yet): the skb is counted as
+			 * redirected and freed. */
+			hr_stat_add(&st->tc_redirect, 1);
+			hr_skb_free(skb);
+			return;
+		default: /* OK, PIPE, UNSPEC: on to the stack */
+			break;
+		}
+	}
+	/* Counted here, on the receiving device; the stack's deliver owns
+	 * the skb and frees it with hr_skb_free(). */
+	hr_stat_add(&st->delivered, 1);
+	if (dev->stack && dev->stack->deliver)
+		dev->stack->deliver(dev->stack, w, skb);
+	else
+		hr_skb_free(skb);
+}
