@@ -88,6 +88,7 @@ static void bulk_xmit(struct hr_worker *w, struct hr_bulk *bq,
 {
 	struct hr_dev *dev = bq->dev;
 	struct hr_dev_stats *st = &dev->stats[w->id];
+	uint32_t len[HR_DEV_BULK];
 	unsigned int n = bq->count, i;
 	uint64_t bytes = 0;
 	int sent = 0;
@@ -96,6 +97,10 @@ static void bulk_xmit(struct hr_worker *w, struct hr_bulk *bq,
 		return;
 	if (bq->egress_prog)
 		n = egress_run(w, bq, n);
+	/* Lengths before the hand-off: a frame xdp_xmit took may already be
+	 * another worker's (a veth peer's ring). */
+	for (i = 0; i < n; i++)
+		len[i] = bq->q[i]->len;
 	if (n) {
 		sent = dev->ops->xdp_xmit ? dev->ops->xdp_xmit(dev, w, bq->q,
 							       (int)n, flags) :
@@ -106,7 +111,7 @@ static void bulk_xmit(struct hr_worker *w, struct hr_bulk *bq,
 			sent = (int)n;
 	}
 	for (i = 0; i < (unsigned int)sent; i++)
-		bytes += bq->q[i]->len;
+		bytes += len[i];
 	hr_stat_add(&st->tx_packets, (uint64_t)sent);
 	hr_stat_add(&st->tx_bytes, bytes);
 	for (i = (unsigned int)sent; i < n; i++) {

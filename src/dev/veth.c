@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: MIT
+/*
+ * veth pairs with the kernel veth's XDP behaviour (drivers/net/veth.c):
+ * transmitting on one end (ndo_xdp_xmit for redirects, the XDP_TX bulk
+ * for XDP_TX) puts frames on the peer's per-queue ring of 256, the peer's
+ * NAPI takes them in batches of 16 and runs the peer's XDP program.
+ *
+ * The peer's NAPI only runs while it has an XDP program and is up; until
+ * then xdp_xmit fails with -ENXIO. Frames longer than the peer's MTU +
+ * Ethernet header + VLAN tag, or meeting a full ring, stop the transmit
+ * there, as in veth_xdp_xmit: the caller frees and counts the rest.
+ *
+ * A veth produces nothing of its own (no rx_done): frames on its rings
+ * make its NAPI busy, which is what the datapath's idle check sees.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "headroom/devices.h"
+#include "../core/datapath.h"
+#include "../core/pool.h"
+#include "dev.h"
+#include "dev_common.h"
+#include "ring.h"
+
+#define VETH_RING_SIZE 256
+#define VETH_XDP_BATCH 16
+#define VETH_VLAN_HLEN 4u
+#define VETH_POOL_DEFAULT 4096
+
+struct veth_priv {
+	struct hr_dev *peer;
+	struct hr_ring *ring[HR_DEV_MAX_QUEUES];
+	struct hr_veth_stats stats[HR_MAX_WORKERS];
+};
+
+/* The kernel's veth hint kfuncs need an skb; redirected frames have none. */
+static int veth_rx_timestamp(const struct hr_xdp_buff *xdp, uint64_t *ts)
+{
+	return -ENODATA;
+}
+
+static int veth_rx_hash(const struct hr_xdp_buff *xdp, uint32_t *hash,
+			uint32_t *rss_type)
+{
+	return -ENODATA;
+}
+
+static int veth_rx_vlan_tag(const struct hr_xdp_buff *xdp, uint16_t *proto,
+			    uint16_t *tci)
+{
+	return -ENODATA;
+}
+
+static const struct hr_xdp_metadata_ops veth_meta_ops = {
+	.rx_timestamp = veth_rx_timestamp,
+	.rx_hash = veth_rx_hash,
+	.rx_vlan_tag = veth_rx_vlan_tag,
+};
+
+/* xdp_get_frame_len: the linear part and the fragments. */
+static uint32_t frame_len(const struct hr_xdp_frame *frame)
+{
+	const struct hr_xdp_shinfo *sh;
+
+	if (!(frame->flags & HR_XDP_FLAGS_HAS_FRAGS))
+		return frame->len;
+	sh = (const struct hr_xdp_shinfo *)((const uint8_t *)frame +
+					    frame->frame_sz -
+					    HR_SKB_SHINFO_SIZE);
+	return frame->len + sh->frags_size;
+}
+
+/* The peer's NAPI is enabled: it is up and has an XDP program. */
+static bool veth_napi_enabled(struct hr_dev *rcv)
+{
+	return atomic_load_explicit(&rcv->up, memory_order_acquire) &&
+	       atomic_load_explicit(&rcv->xdp_prog, memory_order_acquire);
+}
+
+static void veth_stat(uint64_t *c, uint64_t v)
+{
+	if (v)
+		hr_stat_add(c, v);
+}
+
+static int veth_xdp_xmit(struct hr_dev *dev, struct hr_worker *w,
+			 struct hr_xdp_frame **frames, int n, uint32_t flags)
+{
+	struct veth_priv *p = dev->priv;
+	struct hr_veth_stats *st = &p->stats[w->id];
+	struct hr_dev *rcv = p->peer;
+	struct veth_priv *rp;
+	uint32_t max_len;
+	unsigned int fit, nxmit;
+
+	if (flags & ~HR_XDP_XMIT_FLUSH)
+		return -EINVAL;
+	if (!rcv || !veth_napi_enabled(rcv)) {
+		veth_stat(&st->xmit_err_enxio, (uint64_t)n);
+		return -ENXIO;
+	}
+	rp = rcv->priv;
+	/* veth_select_rxq: the sending CPU picks the peer's queue. */
+	max_len = rcv->mtu + HR_ETH_HLEN + VETH_VLAN_HLEN;
+	for (fit = 0; fit < (unsigned int)n; fit++)
+		if (frame_len(frames[fit]) > max_len)
+			break;
+	nxmit = hr_ring_produce_bulk(rp->ring[w->id % rcv->nrxq],
+				     (void *const *)frames, fit);
+	veth_stat(&st->xmit, nxmit);
+	if (nxmit < fit)
+		veth_stat(&st->xmit_err_ring_full, (uint64_t)n - nxmit);
+	else
+		veth_stat(&st->xmit_err_mtu, (uint64_t)n - nxmit);
+	return (int)nxmit;
+}
+
+/* veth_xdp_rcv: up to @budget frames, VETH_XDP_BATCH at a time. */
+static int veth_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
+{
+	struct veth_priv *p = dev->priv;
+	struct hr_ring *ring = p->ring[napi->queue];
+	void *frames[VETH_XDP_BATCH];
+	unsigned int k, i;
+	int done = 0;
+
+	while (done < budget) {
+		k = budget - done < VETH_XDP_BATCH ?
+			    (unsigned int)(budget - done) :
+			    VETH_XDP_BATCH;
+		k = hr_ring_consume_bulk(ring, frames, k);
+		if (!k)
+			break;
+		for (i = 0; i < k; i++) {
+			struct hr_xdp_buff xdp;
+
+			hr_xdp_frame_to_buff(frames[i], &xdp);
+			xdp.rxq = &dev->rxq[napi->queue];
+			xdp.egress_ifindex = 0;
+			xdp.hints = NULL;
+			hr_xdp_rx(napi, &xdp);
+		}
+		done += (int)k;
+	}
+	return done;
+}
+
+/* Frames still on the rings go back to their pools (veth_ptr_free): at
+ * stop, when no poll or transmit can still see the device up, and at
+ * destroy. */
+static void veth_drain(struct hr_dev *dev)
+{
+	struct veth_priv *p = dev->priv;
+	struct hr_xdp_frame *f;
+	unsigned int q;
+
+	for (q = 0; q < HR_DEV_MAX_QUEUES; q++) {
+		if (!p->ring[q])
+			continue;
+		while ((f = hr_ring_consume(p->ring[q])))
+			hr_xdp_return_frame(f);
+	}
+}
+
+static void veth_destroy(struct hr_dev *dev)
+{
+	struct veth_priv *p = dev->priv;
+	unsigned int q;
+
+	if (p) {
+		veth_drain(dev);
+		if (p->peer)
+			((struct veth_priv *)p->peer->priv)->peer = NULL;
+		for (q = 0; q < HR_DEV_MAX_QUEUES; q++)
+			if (p->ring[q])
+				hr_ring_destroy(p->ring[q]);
+		free(p);
+	}
+	hr_dev_common_free(dev);
+}
+
+static const struct hr_dev_ops veth_ops = {
+	.kind = "veth",
+	.poll = veth_poll,
+	.xdp_xmit = veth_xdp_xmit,
+	.stop = veth_drain,
+	.destroy = veth_destroy,
+};
+
+struct hr_dev *hr_dev_veth_peer(struct hr_dev *dev)
+{
+	if (!dev || dev->ops != &veth_ops)
+		return NULL;
+	return ((struct veth_priv *)dev->priv)->peer;
+}
+
+void hr_dev_veth_stats(struct hr_dev *dev, struct hr_veth_stats *out)
+{
+	struct veth_priv *p;
+	unsigned int w;
+
+	memset(out, 0, sizeof(*out));
+	if (!dev || dev->ops != &veth_ops)
+		return;
+	p = dev->priv;
+	for (w = 0; w < HR_MAX_WORKERS; w++) {
+		const struct hr_veth_stats *s = &p->stats[w];
+
+		out->xmit += __atomic_load_n(&s->xmit, __ATOMIC_RELAXED);
+		out->xmit_err_mtu +=
+			__atomic_load_n(&s->xmit_err_mtu, __ATOMIC_RELAXED);
+		out->xmit_err_ring_full += __atomic_load_n(
+			&s->xmit_err_ring_full, __ATOMIC_RELAXED);
+		out->xmit_err_enxio +=
+			__atomic_load_n(&s->xmit_err_enxio, __ATOMIC_RELAXED);
+	}
+}
+
+static int veth_new(const char *name, unsigned int nrxq, uint32_t mtu,
+		    struct hr_dev **out)
+{
+	struct hr_dev *dev = calloc(1, sizeof(*dev));
+	struct veth_priv *p = aligned_alloc(64, (sizeof(*p) + 63) & ~63ul);
+	unsigned int q;
+	int err;
+
+	if (!dev || !p) {
+		free(dev);
+		free(p);
+		return -ENOMEM;
+	}
+	memset(p, 0, sizeof(*p));
+	dev->priv = p;
+	hr_dev_init(dev, name, &veth_ops, nrxq);
+	if (mtu)
+		dev->mtu = mtu;
+	hr_dev_common_setup(dev, true, &veth_meta_ops);
+	for (q = 0; q < dev->nrxq; q++) {
+		err = hr_ring_create(VETH_RING_SIZE, &p->ring[q]);
+		if (err) {
+			veth_destroy(dev);
+			return err;
+		}
+	}
+	*out = dev;
+	return 0;
+}
+
+int hr_dev_veth_create_pair(struct hr_datapath *dp, const char *name_a,
+			    const char *name_b, const struct hr_veth_opts *opts,
+			    struct hr_dev **a, struct hr_dev **b)
+{
+	unsigned int nrxq = HR_OPTS_GET(opts, nrxq, 0);
+	uint32_t mtu = HR_OPTS_GET(opts, mtu, 0);
+	uint32_t frames = HR_OPTS_GET(opts, pool_frames, 0);
+	struct hr_dev *da = NULL, *db = NULL;
+	int err;
+
+	if (!name_a || !name_b || !a || !b || nrxq > HR_DEV_MAX_QUEUES)
+		return -EINVAL;
+	if (!frames)
+		frames = VETH_POOL_DEFAULT;
+	err = veth_new(name_a, nrxq, mtu, &da);
+	if (err)
+		return err;
+	err = veth_new(name_b, nrxq, mtu, &db);
+	if (err) {
+		veth_destroy(da);
+		return err;
+	}
+	((struct veth_priv *)da->priv)->peer = db;
+	((struct veth_priv *)db->priv)->peer = da;
+	err = hr_dev_common_register(dp, da, frames);
+	if (err)
+		goto fail;
+	err = hr_dev_common_register(dp, db, frames);
+	if (err)
+		goto fail;
+	*a = da;
+	*b = db;
+	return 0;
+fail:
+	/* TODO: unregister @da when registering @db failed. */
+	veth_destroy(da);
+	veth_destroy(db);
+	return err;
+}
