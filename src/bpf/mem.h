@@ -8,6 +8,8 @@
 
 #include "vm.h"
 
+int hr_map_registry_mem_check(uintptr_t addr, uint32_t len, bool write);
+
 /* Lowest stack byte frame @depth and its callers may touch. */
 static inline uintptr_t hr_stack_lo(const struct hr_run *run,
 				    unsigned int depth)
@@ -74,7 +76,8 @@ static inline enum hr_abort hr_mem_check(const struct hr_run *run,
 			continue;
 		return HR_ABORT_NONE;
 	}
-	return write ? HR_ABORT_OOB_STORE : HR_ABORT_OOB_LOAD;
+	/* Inner maps of map-in-map, reached through another map. */
+	return (enum hr_abort)hr_map_registry_mem_check(addr, len, write);
 }
 
 #endif /* HR_BPF_MEM_H */

@@ -8,6 +8,7 @@
 #include "prog.h"
 #include "ctx_check.h"
 #include "jit.h"
+#include "prog_registry.h"
 
 static int resolve_helper(struct hr_prog *prog, uint32_t pc, char *err,
 			  size_t errsz)
@@ -111,6 +112,7 @@ void hr_prog_free(struct hr_prog *prog)
 {
 	if (!prog)
 		return;
+	hr_prog_unregister(prog);
 	hr_jit_free(&prog->vm);
 	free(prog->name);
 	free(prog->sec);

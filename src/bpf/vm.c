@@ -4,6 +4,7 @@
 
 #include "vm.h"
 #include "mem.h"
+#include "../maps/map_registry.h"
 
 static const char *const abort_names[HR_ABORT__MAX] = {
 	[HR_ABORT_NONE] = "none",
@@ -18,6 +19,7 @@ static const char *const abort_names[HR_ABORT__MAX] = {
 	[HR_ABORT_HELPER_ARG] = "bad helper argument",
 	[HR_ABORT_UNKNOWN_CALL] = "call to unresolved function",
 	[HR_ABORT_TAIL_CALL] = "tail call fault",
+	[HR_ABORT_CORE_POISON] = "unresolved CO-RE relocation",
 };
 
 const char *hr_abort_str(int reason)
@@ -82,6 +84,9 @@ struct hr_map *hr_run_map(struct hr_run *run, uint64_t ptr)
 	for (i = 0; i < run->nmaps; i++)
 		if ((uint64_t)(uintptr_t)run->maps[i] == ptr)
 			return run->maps[i];
+	/* An inner map handed out by a map-in-map lookup. */
+	if (hr_map_registered((const struct hr_map *)(uintptr_t)ptr))
+		return (struct hr_map *)(uintptr_t)ptr;
 	hr_run_abort(run, HR_ABORT_HELPER_ARG, ptr);
 	return NULL;
 }

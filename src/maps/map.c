@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 
 #include "map.h"
+#include "map_registry.h"
 #include "map_impl.h"
 
 /*
@@ -62,21 +63,26 @@
  */
 #define HR_WEAK_OPS(num, upper, lower) \
 	extern const struct hr_map_ops hr_map_ops_##lower __attribute__((weak));
-HR_WEAK_OPS(0, PROG_ARRAY, prog_array)
-HR_WEAK_OPS(0, PERF_EVENT_ARRAY, perf_event_array)
-HR_WEAK_OPS(0, LRU_HASH, lru_hash)
-HR_WEAK_OPS(0, LRU_PERCPU_HASH, lru_percpu_hash)
-HR_WEAK_OPS(0, LPM_TRIE, lpm_trie)
-HR_WEAK_OPS(0, ARRAY_OF_MAPS, array_of_maps)
-HR_WEAK_OPS(0, HASH_OF_MAPS, hash_of_maps)
-HR_WEAK_OPS(0, DEVMAP, devmap)
-HR_WEAK_OPS(0, CPUMAP, cpumap)
-HR_WEAK_OPS(0, XSKMAP, xskmap)
-HR_WEAK_OPS(0, QUEUE, queue)
-HR_WEAK_OPS(0, STACK, stack)
-HR_WEAK_OPS(0, DEVMAP_HASH, devmap_hash)
-HR_WEAK_OPS(0, RINGBUF, ringbuf)
+extern const struct hr_map_ops hr_map_ops_perf_event_array;
 HR_WEAK_OPS(0, BLOOM_FILTER, bloom_filter)
+
+/* The generic types of lru_hash.c, lpm_trie.c, queue_stack.c, ringbuf.c,
+ * prog_array.c and map_in_map.c, pulled in strongly. */
+extern const struct hr_map_ops hr_map_ops_prog_array;
+extern const struct hr_map_ops hr_map_ops_lru_hash;
+extern const struct hr_map_ops hr_map_ops_lru_percpu_hash;
+extern const struct hr_map_ops hr_map_ops_lpm_trie;
+extern const struct hr_map_ops hr_map_ops_array_of_maps;
+extern const struct hr_map_ops hr_map_ops_hash_of_maps;
+extern const struct hr_map_ops hr_map_ops_queue;
+extern const struct hr_map_ops hr_map_ops_stack;
+extern const struct hr_map_ops hr_map_ops_ringbuf;
+
+/* The redirect maps of devmap.c, cpumap.c and xskmap.c. */
+extern const struct hr_map_ops hr_map_ops_devmap;
+extern const struct hr_map_ops hr_map_ops_devmap_hash;
+extern const struct hr_map_ops hr_map_ops_cpumap;
+extern const struct hr_map_ops hr_map_ops_xskmap;
 
 /* NULL for a type headroom has no ops symbol for at all. */
 #define HR_OPS_ENTRY(num, upper, lower) [num] = HR_OPS_##upper,
@@ -212,6 +218,7 @@ void hr_map_free(struct hr_map *map)
 {
 	if (!map)
 		return;
+	hr_map_unregister(map);
 	if (map->ops && map->ops->free)
 		map->ops->free(map);
 	free(map);

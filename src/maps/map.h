@@ -84,6 +84,9 @@ struct hr_map_attr {
 	/* Number of per-CPU copies for PERCPU types (the worker count). */
 	uint32_t ncpus;
 	const char *name;
+	/* ARRAY_OF_MAPS / HASH_OF_MAPS: the inner map template (the
+	 * kernel's inner_map_fd); NULL is a bad descriptor. */
+	struct hr_map *inner_map;
 };
 
 struct hr_map;
@@ -130,6 +133,11 @@ struct hr_map_ops {
 	int (*xdp_enqueue)(struct hr_map *map, struct hr_worker *w,
 			   const struct hr_redirect_info *ri,
 			   struct hr_xdp_buff *xdp, struct hr_dev *dev_rx);
+	/* QUEUE and STACK (map_push_elem, map_pop_elem, map_peek_elem);
+	 * 0 or -errno. */
+	int (*push)(struct hr_map *map, const void *value, uint64_t flags);
+	int (*pop)(struct hr_map *map, void *value);
+	int (*peek)(struct hr_map *map, void *value);
 };
 
 struct hr_map {

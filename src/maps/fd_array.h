@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Maps whose values name other objects (the kernel's fd maps):
+ * PROG_ARRAY (prog_array.c) and ARRAY_OF_MAPS / HASH_OF_MAPS
+ * (map_in_map.c). User space stores handles (hr_prog_fd(), hr_map_fd());
+ * programs see the objects.
+ */
+#ifndef HR_MAPS_FD_ARRAY_H
+#define HR_MAPS_FD_ARRAY_H
+
+#include <stdint.h>
+
+struct hr_map;
+struct hr_prog;
+
+/* The program in slot @index of PROG_ARRAY @map, or NULL (empty slot or
+ * out of range), for bpf_tail_call. */
+struct hr_prog *hr_prog_array_get(struct hr_map *map, uint32_t index);
+
+/* Whether @map may be an inner map of a map-in-map (bpf_map_meta_alloc());
+ * 0 or -errno. */
+int hr_map_inner_ok(const struct hr_map *inner);
+
+/* The array walk of fd arrays (0 .. max_entries - 1; an absent or
+ * out-of-range key restarts at 0). */
+int hr_fd_array_get_next_key(struct hr_map *map, const void *key, void *next);
+
+#endif /* HR_MAPS_FD_ARRAY_H */
