@@ -323,6 +323,44 @@ static bool atomic_aligned(uintptr_t addr, int size)
 	return !(addr & (uintptr_t)(size - 1));
 }
 
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+/* Dispatch-table entries for the fast handlers of interp_fast.h. */
+#define FAST_ALU_OPS(cls, p)                                                 \
+	[cls | HR_ADD | HR_K] = &&p##_add_k, [cls | HR_ADD | HR_X] = &&p##_add_x, \
+	[cls | HR_SUB | HR_K] = &&p##_sub_k, [cls | HR_SUB | HR_X] = &&p##_sub_x, \
+	[cls | HR_MUL | HR_K] = &&p##_mul_k, [cls | HR_MUL | HR_X] = &&p##_mul_x, \
+	[cls | HR_OR | HR_K] = &&p##_or_k, [cls | HR_OR | HR_X] = &&p##_or_x,     \
+	[cls | HR_AND | HR_K] = &&p##_and_k, [cls | HR_AND | HR_X] = &&p##_and_x, \
+	[cls | HR_XOR | HR_K] = &&p##_xor_k, [cls | HR_XOR | HR_X] = &&p##_xor_x, \
+	[cls | HR_LSH | HR_K] = &&p##_lsh_k, [cls | HR_LSH | HR_X] = &&p##_lsh_x, \
+	[cls | HR_RSH | HR_K] = &&p##_rsh_k, [cls | HR_RSH | HR_X] = &&p##_rsh_x, \
+	[cls | HR_ARSH | HR_K] = &&p##_arsh_k,                                  \
+	[cls | HR_ARSH | HR_X] = &&p##_arsh_x,                                  \
+	[cls | HR_MOV | HR_K] = &&p##_mov_k, [cls | HR_MOV | HR_X] = &&p##_mov_x
+#define FAST_ALU(cls, p) FAST_ALU_OPS(cls, p)
+#define FAST_JMP(name, op)                                                   \
+	[HR_JMP | (op) | HR_K] = &&name##_k, [HR_JMP | (op) | HR_X] = &&name##_x
+
+/* A fast-path bounds test: [addr, addr + size) inside [lo, hi), without
+ * overflow for any addr. */
+static inline bool fast_in(uintptr_t addr, uint32_t size, uintptr_t lo,
+			   uintptr_t hi)
+{
+	return addr - lo <= hi - lo && hi - addr >= size;
+}
+
+/* Stack of the current frame and its callers, or the packet: the accesses
+ * that need no further rule. Everything else takes hr_mem_check(). */
+static inline bool fast_mem(const struct hr_run *run, uintptr_t addr,
+			    uint32_t size)
+{
+	/* The packet first: it is what XDP programs touch most. */
+	return fast_in(addr, size, run->pkt_lo, run->pkt_hi) ||
+	       fast_in(addr, size, hr_stack_lo(run, run->depth),
+		       hr_stack_hi(run));
+}
+
 #define ABORT(reason, addr)                                                  \
 	do {                                                                 \
 		run->pc = pc;                                                \
@@ -339,8 +377,44 @@ static uint64_t exec(struct hr_run *run, uint32_t pc, uint64_t *regs,
 {
 	const struct hr_vm_prog *vm = run->vm;
 	const struct hr_insn *insns = vm->insns;
+	uint32_t cnt = vm->cnt;
 	struct frame frames[HR_MAX_CALL_FRAMES];
 	bool bad = false;
+
+	/* The common opcodes have their own handler; the rest go through
+	 * the generic switch below, which is the whole ISA. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+	static const void *const fast[256] = {
+		[0 ... 255] = &&generic,
+		FAST_ALU(HR_ALU64, a64),
+		FAST_ALU(HR_ALU, a32),
+		[HR_LDX | HR_MEM | HR_B] = &&ldx_b,
+		[HR_LDX | HR_MEM | HR_H] = &&ldx_h,
+		[HR_LDX | HR_MEM | HR_W] = &&ldx_w,
+		[HR_LDX | HR_MEM | HR_DW] = &&ldx_dw,
+		[HR_STX | HR_MEM | HR_B] = &&stx_b,
+		[HR_STX | HR_MEM | HR_H] = &&stx_h,
+		[HR_STX | HR_MEM | HR_W] = &&stx_w,
+		[HR_STX | HR_MEM | HR_DW] = &&stx_dw,
+		[HR_ST | HR_MEM | HR_B] = &&st_b,
+		[HR_ST | HR_MEM | HR_H] = &&st_h,
+		[HR_ST | HR_MEM | HR_W] = &&st_w,
+		[HR_ST | HR_MEM | HR_DW] = &&st_dw,
+		[HR_JMP | HR_JA] = &&ja,
+		FAST_JMP(jeq, HR_JEQ),
+		FAST_JMP(jne, HR_JNE),
+		FAST_JMP(jgt, HR_JGT),
+		FAST_JMP(jge, HR_JGE),
+		FAST_JMP(jlt, HR_JLT),
+		FAST_JMP(jle, HR_JLE),
+		FAST_JMP(jset, HR_JSET),
+		FAST_JMP(jsgt, HR_JSGT),
+		FAST_JMP(jsge, HR_JSGE),
+		FAST_JMP(jslt, HR_JSLT),
+		FAST_JMP(jsle, HR_JSLE),
+	};
+#pragma GCC diagnostic pop
 
 	for (;;) {
 		const struct hr_insn *insn;
@@ -350,9 +424,14 @@ static uint64_t exec(struct hr_run *run, uint32_t pc, uint64_t *regs,
 		enum hr_abort why;
 		int size;
 
-		if (pc >= vm->cnt)
+		if (unlikely(pc >= cnt))
 			ABORT(HR_ABORT_JUMP, pc);
 		insn = &insns[pc];
+		goto *fast[insn->code];
+
+#include "interp_fast.h"
+
+generic:
 		cls = HR_CLASS(insn->code);
 		op = HR_OP(insn->code);
 
@@ -440,6 +519,7 @@ static uint64_t exec(struct hr_run *run, uint32_t pc, uint64_t *regs,
 				pc = f->ret_pc;
 				vm = run->vm = f->vm;
 				insns = vm->insns;
+				cnt = vm->cnt;
 				break;
 			}
 			if (op == HR_CALL) {
@@ -484,6 +564,7 @@ static uint64_t exec(struct hr_run *run, uint32_t pc, uint64_t *regs,
 					vm = run->vm = run->tail_call;
 					run->tail_call = NULL;
 					insns = vm->insns;
+					cnt = vm->cnt;
 					pc = 0;
 					break;
 				}
