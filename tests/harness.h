@@ -12,21 +12,21 @@
 extern unsigned int t_passed, t_failed;
 
 /* Counts one check; prints the failure with its location. */
-#define CHECK(cond, ...)                                                     \
-	do {                                                                 \
-		if (cond) {                                                  \
-			t_passed++;                                          \
-		} else {                                                     \
-			t_failed++;                                          \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__,        \
-				__LINE__, #cond);                            \
-			fprintf(stderr, __VA_ARGS__);                        \
-			fputc('\n', stderr);                                 \
-		}                                                            \
+#define CHECK(cond, ...)                                              \
+	do {                                                          \
+		if (cond) {                                           \
+			t_passed++;                                   \
+		} else {                                              \
+			t_failed++;                                   \
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, \
+				__LINE__, #cond);                     \
+			fprintf(stderr, __VA_ARGS__);                 \
+			fputc('\n', stderr);                          \
+		}                                                     \
 	} while (0)
 
-#define CHECK_EQ(a, b)                                                       \
-	CHECK((long long)(a) == (long long)(b), "%lld != %lld",              \
+#define CHECK_EQ(a, b)                                          \
+	CHECK((long long)(a) == (long long)(b), "%lld != %lld", \
 	      (long long)(a), (long long)(b))
 
 /* Prints the RESULT line; the binary's exit status. */

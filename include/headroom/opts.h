@@ -7,22 +7,21 @@
 #include <string.h>
 
 /* Declares and zero-initialises @NAME of struct @TYPE with .sz set. */
-#define HR_OPTS(TYPE, NAME, ...)                                       \
-	struct TYPE NAME = ({                                          \
-		struct TYPE __o;                                       \
-		memset(&__o, 0, sizeof(__o));                          \
-		__o = (struct TYPE){ .sz = sizeof(struct TYPE),        \
-				     __VA_ARGS__ };                    \
-		__o;                                                   \
+#define HR_OPTS(TYPE, NAME, ...)                                               \
+	struct TYPE NAME = ({                                                  \
+		struct TYPE __o;                                               \
+		memset(&__o, 0, sizeof(__o));                                  \
+		__o = (struct TYPE){ .sz = sizeof(struct TYPE), __VA_ARGS__ }; \
+		__o;                                                           \
 	})
 
 /* True when @opts (of size opts->sz) reaches @FIELD. */
-#define HR_OPTS_HAS(opts, FIELD)                                       \
-	((opts) && (opts)->sz >= offsetof(typeof(*(opts)), FIELD) +    \
-				       sizeof((opts)->FIELD))
+#define HR_OPTS_HAS(opts, FIELD)                                    \
+	((opts) && (opts)->sz >= offsetof(typeof(*(opts)), FIELD) + \
+					 sizeof((opts)->FIELD))
 
 /* @FIELD of @opts, or @DEF when the caller's struct is too old to have it. */
-#define HR_OPTS_GET(opts, FIELD, DEF)                                  \
+#define HR_OPTS_GET(opts, FIELD, DEF) \
 	(HR_OPTS_HAS(opts, FIELD) ? (opts)->FIELD : (DEF))
 
 #endif /* HEADROOM_OPTS_H */

@@ -104,7 +104,8 @@ static int check_access(struct ctx_checker *c, uint32_t pc,
 	if (HR_MODE(insn->code) == HR_ATOMIC) {
 		snprintf(c->err, c->errsz,
 			 "insn %u: atomic operation on the context is not "
-			 "allowed", pc);
+			 "allowed",
+			 pc);
 		return -EACCES;
 	}
 	if (c->type->ctx_access(c->prog, off, size, write))
@@ -163,8 +164,7 @@ static int step(struct ctx_checker *c, uint32_t pc, const struct hr_insn *insn,
 		}
 		if (insn->dst != 10)
 			break;
-		if (HR_MODE(insn->code) == HR_ATOMIC &&
-		    (insn->imm & HR_FETCH))
+		if (HR_MODE(insn->code) == HR_ATOMIC && (insn->imm & HR_FETCH))
 			set_unknown(insn->imm == HR_CMPXCHG ? &st->reg[0] :
 							      src);
 		clobber_stack(st, insn->off, hr_size_bytes(insn->code));

@@ -326,20 +326,29 @@ static bool atomic_aligned(uintptr_t addr, int size)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
 /* Dispatch-table entries for the fast handlers of interp_fast.h. */
-#define FAST_ALU_OPS(cls, p)                                                 \
-	[cls | HR_ADD | HR_K] = &&p##_add_k, [cls | HR_ADD | HR_X] = &&p##_add_x, \
-	[cls | HR_SUB | HR_K] = &&p##_sub_k, [cls | HR_SUB | HR_X] = &&p##_sub_x, \
-	[cls | HR_MUL | HR_K] = &&p##_mul_k, [cls | HR_MUL | HR_X] = &&p##_mul_x, \
-	[cls | HR_OR | HR_K] = &&p##_or_k, [cls | HR_OR | HR_X] = &&p##_or_x,     \
-	[cls | HR_AND | HR_K] = &&p##_and_k, [cls | HR_AND | HR_X] = &&p##_and_x, \
-	[cls | HR_XOR | HR_K] = &&p##_xor_k, [cls | HR_XOR | HR_X] = &&p##_xor_x, \
-	[cls | HR_LSH | HR_K] = &&p##_lsh_k, [cls | HR_LSH | HR_X] = &&p##_lsh_x, \
-	[cls | HR_RSH | HR_K] = &&p##_rsh_k, [cls | HR_RSH | HR_X] = &&p##_rsh_x, \
-	[cls | HR_ARSH | HR_K] = &&p##_arsh_k,                                  \
-	[cls | HR_ARSH | HR_X] = &&p##_arsh_x,                                  \
-	[cls | HR_MOV | HR_K] = &&p##_mov_k, [cls | HR_MOV | HR_X] = &&p##_mov_x
+#define FAST_ALU_OPS(cls, p)                                   \
+	[cls | HR_ADD | HR_K] = &&p##_add_k,                   \
+			[cls | HR_ADD | HR_X] = &&p##_add_x,   \
+			[cls | HR_SUB | HR_K] = &&p##_sub_k,   \
+			[cls | HR_SUB | HR_X] = &&p##_sub_x,   \
+			[cls | HR_MUL | HR_K] = &&p##_mul_k,   \
+			[cls | HR_MUL | HR_X] = &&p##_mul_x,   \
+			[cls | HR_OR | HR_K] = &&p##_or_k,     \
+			[cls | HR_OR | HR_X] = &&p##_or_x,     \
+			[cls | HR_AND | HR_K] = &&p##_and_k,   \
+			[cls | HR_AND | HR_X] = &&p##_and_x,   \
+			[cls | HR_XOR | HR_K] = &&p##_xor_k,   \
+			[cls | HR_XOR | HR_X] = &&p##_xor_x,   \
+			[cls | HR_LSH | HR_K] = &&p##_lsh_k,   \
+			[cls | HR_LSH | HR_X] = &&p##_lsh_x,   \
+			[cls | HR_RSH | HR_K] = &&p##_rsh_k,   \
+			[cls | HR_RSH | HR_X] = &&p##_rsh_x,   \
+			[cls | HR_ARSH | HR_K] = &&p##_arsh_k, \
+			[cls | HR_ARSH | HR_X] = &&p##_arsh_x, \
+			[cls | HR_MOV | HR_K] = &&p##_mov_k,   \
+			[cls | HR_MOV | HR_X] = &&p##_mov_x
 #define FAST_ALU(cls, p) FAST_ALU_OPS(cls, p)
-#define FAST_JMP(name, op)                                                   \
+#define FAST_JMP(name, op) \
 	[HR_JMP | (op) | HR_K] = &&name##_k, [HR_JMP | (op) | HR_X] = &&name##_x
 
 /* A fast-path bounds test: [addr, addr + size) inside [lo, hi), without
@@ -361,11 +370,11 @@ static inline bool fast_mem(const struct hr_run *run, uintptr_t addr,
 		       hr_stack_hi(run));
 }
 
-#define ABORT(reason, addr)                                                  \
-	do {                                                                 \
-		run->pc = pc;                                                \
-		hr_run_abort(run, (reason), (addr));                         \
-		return vm->abort_ret;                                        \
+#define ABORT(reason, addr)                          \
+	do {                                         \
+		run->pc = pc;                        \
+		hr_run_abort(run, (reason), (addr)); \
+		return vm->abort_ret;                \
 	} while (0)
 
 /*
@@ -528,7 +537,8 @@ generic:
 				if (insn->src == HR_CALL_LOCAL && wide) {
 					struct frame *f;
 
-					if (run->depth + 1 >= HR_MAX_CALL_FRAMES)
+					if (run->depth + 1 >=
+					    HR_MAX_CALL_FRAMES)
 						ABORT(HR_ABORT_CALL_DEPTH, pc);
 					if (run->budget-- == 0)
 						ABORT(HR_ABORT_BUDGET, pc);
@@ -577,7 +587,8 @@ generic:
 				src = HR_SRC(insn->code) == HR_X ?
 					      regs[insn->src] :
 					      (uint64_t)(int64_t)insn->imm;
-				if (!jump_taken(op, regs[insn->dst], src, wide)) {
+				if (!jump_taken(op, regs[insn->dst], src,
+						wide)) {
 					pc++;
 					break;
 				}

@@ -46,9 +46,8 @@ static inline bool hr_region_ok(const struct hr_region *r, uintptr_t addr,
  * HR_ABORT_NONE when [addr, addr + len) may be read (or written), else the
  * reason the access must end the run.
  */
-static inline enum hr_abort hr_mem_check(const struct hr_run *run,
-					 uintptr_t addr, uint32_t len,
-					 bool write)
+static inline enum hr_abort
+hr_mem_check(const struct hr_run *run, uintptr_t addr, uint32_t len, bool write)
 {
 	const struct hr_vm_prog *vm = run->vm;
 	unsigned int i;

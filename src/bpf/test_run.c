@@ -50,7 +50,7 @@ static uint64_t now_ns(void)
 
 /* bpf_ctx_init: the user context, with bytes past what we know zero. */
 int hr_ctx_init(const struct hr_test_run_opts *o, void *ctx, size_t max,
-		    bool *have)
+		bool *have)
 {
 	const uint8_t *in = o->ctx_in;
 	size_t i;
@@ -67,8 +67,8 @@ int hr_ctx_init(const struct hr_test_run_opts *o, void *ctx, size_t max,
 }
 
 /* bpf_test_finish: copies the output, clamped by a non-zero size hint. */
-int hr_test_finish(struct hr_test_run_opts *o, const void *data,
-		       uint32_t size, uint32_t retval, uint32_t duration)
+int hr_test_finish(struct hr_test_run_opts *o, const void *data, uint32_t size,
+		   uint32_t retval, uint32_t duration)
 {
 	uint32_t copy = size;
 	int err = 0;
@@ -86,8 +86,7 @@ int hr_test_finish(struct hr_test_run_opts *o, const void *data,
 }
 
 /* bpf_ctx_finish */
-int hr_ctx_finish(struct hr_test_run_opts *o, const void *ctx,
-		      uint32_t size)
+int hr_ctx_finish(struct hr_test_run_opts *o, const void *ctx, uint32_t size)
 {
 	uint32_t copy = size;
 	int err = 0;
@@ -104,9 +103,9 @@ int hr_ctx_finish(struct hr_test_run_opts *o, const void *ctx,
 }
 
 int hr_run_repeat(struct hr_prog *prog, struct hr_run *run,
-		      struct hr_test_run_opts *o, uint32_t *retval,
-		      uint32_t *duration,
-		      void (*sync)(void *priv, struct hr_run *run), void *priv)
+		  struct hr_test_run_opts *o, uint32_t *retval,
+		  uint32_t *duration,
+		  void (*sync)(void *priv, struct hr_run *run), void *priv)
 {
 	uint32_t repeat = o->repeat ? o->repeat : 1, i;
 	enum hr_engine engine = HR_OPTS_GET(o, engine, HR_ENGINE_DEFAULT);
@@ -133,8 +132,8 @@ int hr_run_repeat(struct hr_prog *prog, struct hr_run *run,
 
 int hr_prog_test_run(struct hr_prog *prog, struct hr_test_run_opts *opts)
 {
-	if (!prog || !opts || opts->sz < offsetof(struct hr_test_run_opts,
-						  engine))
+	if (!prog || !opts ||
+	    opts->sz < offsetof(struct hr_test_run_opts, engine))
 		return -EINVAL;
 	opts->abort = 0;
 	opts->abort_pc = 0;

@@ -22,8 +22,8 @@ void hr_test_frame_put(void *frame);
 int hr_ctx_init(const struct hr_test_run_opts *o, void *ctx, size_t max,
 		bool *have);
 /* bpf_test_finish and bpf_ctx_finish: 0 or -ENOSPC (output clamped). */
-int hr_test_finish(struct hr_test_run_opts *o, const void *data,
-		   uint32_t size, uint32_t retval, uint32_t duration);
+int hr_test_finish(struct hr_test_run_opts *o, const void *data, uint32_t size,
+		   uint32_t retval, uint32_t duration);
 int hr_ctx_finish(struct hr_test_run_opts *o, const void *ctx, uint32_t size);
 
 /* Runs the program o->repeat times (at least once) on the same buffer;

@@ -45,8 +45,8 @@ static int skb_ctx_check(const struct __sk_buff *s, uint32_t len)
 	    !range_zero(s, SKB_END(gso_size), SKB_OFF(hwtstamp)) ||
 	    !range_zero(s, SKB_END(hwtstamp), sizeof(*s)))
 		return -EINVAL;
-	if (s->wire_len && (s->wire_len < len ||
-			    s->wire_len > GSO_LEGACY_MAX_SIZE))
+	if (s->wire_len &&
+	    (s->wire_len < len || s->wire_len > GSO_LEGACY_MAX_SIZE))
 		return -EINVAL;
 	if (s->gso_segs > GSO_MAX_SEGS)
 		return -EINVAL;
@@ -169,8 +169,8 @@ int hr_tc_test_run(struct hr_prog *prog, struct hr_test_run_opts *o)
 	free(run);
 	if (ret)
 		goto out;
-	ret = hr_test_finish(o, c.data, (uint32_t)(c.data_end - c.data),
-			     retval, duration);
+	ret = hr_test_finish(o, c.data, (uint32_t)(c.data_end - c.data), retval,
+			     duration);
 	if (!ret && have_ctx) {
 		skb_ctx_out(&c, &out);
 		ret = hr_ctx_finish(o, &out, sizeof(out));

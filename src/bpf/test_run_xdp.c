@@ -205,4 +205,3 @@ out:
 	hr_test_frame_put(frame);
 	return ret;
 }
-

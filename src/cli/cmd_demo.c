@@ -29,12 +29,11 @@ static const struct demo_packet packets[] = {
 	  "020000000002 020000000001 0800"
 	  "45000028 00004000 4006 0000 0a000001 0a000002"
 	  "9c40 0050 00000001 00000000 5002 ffff 0000 0000" },
-	{ "IPv6 UDP fd00::1 -> fd00::2",
-	  "020000000002 020000000001 86dd"
-	  "60000000 000c 11 40"
-	  "fd000000000000000000000000000001"
-	  "fd000000000000000000000000000002"
-	  "1f90 1f91 000c 0000 70696e67" },
+	{ "IPv6 UDP fd00::1 -> fd00::2", "020000000002 020000000001 86dd"
+					 "60000000 000c 11 40"
+					 "fd000000000000000000000000000001"
+					 "fd000000000000000000000000000002"
+					 "1f90 1f91 000c 0000 70696e67" },
 	{ "ARP who-has 10.0.0.2",
 	  "ffffffffffff 020000000001 0806"
 	  "0001 0800 06 04 0001 020000000001 0a000001 000000000000 0a000002" },
@@ -93,7 +92,8 @@ static void run_demo_packet(struct hr_prog *prog, unsigned int i)
 	}
 	action = hr_prog_action_name(prog, o.retval);
 	printf("  verdict: %s (%u)%s%s\n", action ? action : "?", o.retval,
-	       o.abort ? " aborted: " : "", o.abort ? hr_abort_str(o.abort) : "");
+	       o.abort ? " aborted: " : "",
+	       o.abort ? hr_abort_str(o.abort) : "");
 	printf("  out  (%u): ", md_out.data_end - md_out.data);
 	hr_hex_print(stdout, out + md_out.data, md_out.data_end - md_out.data);
 	printf("\n  meta (%u): ", md_out.data);

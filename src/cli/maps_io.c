@@ -21,8 +21,10 @@ static int parse_entry(struct hr_object *obj, const char *arg,
 	eq = strchr(copy, '=');
 	colon = eq ? strchr(eq, ':') : NULL;
 	if (!eq || !colon) {
-		fprintf(stderr, "headroom: --map %s: want NAME=KEY:VALUE "
-				"(hex)\n", arg);
+		fprintf(stderr,
+			"headroom: --map %s: want NAME=KEY:VALUE "
+			"(hex)\n",
+			arg);
 		goto out;
 	}
 	*eq = *colon = '\0';
@@ -37,9 +39,10 @@ static int parse_entry(struct hr_object *obj, const char *arg,
 		goto out;
 	}
 	if (klen != hr_map_key_size(*map)) {
-		fprintf(stderr, "headroom: --map %s: key is %zu bytes, map '%s' "
-				"takes %u\n", arg, klen, copy,
-			hr_map_key_size(*map));
+		fprintf(stderr,
+			"headroom: --map %s: key is %zu bytes, map '%s' "
+			"takes %u\n",
+			arg, klen, copy, hr_map_key_size(*map));
 		goto out;
 	}
 	ret = 0;
@@ -49,8 +52,7 @@ out:
 }
 
 /* A per-CPU map takes one value for every worker, or all of them. */
-static uint8_t *user_value(struct hr_map *map, const uint8_t *val,
-			   size_t vlen)
+static uint8_t *user_value(struct hr_map *map, const uint8_t *val, size_t vlen)
 {
 	uint32_t vs = hr_map_value_size(map), us = hr_map_user_value_size(map);
 	uint32_t step = (vs + 7) & ~7u, off;
@@ -81,8 +83,9 @@ int hr_cli_map_preload(struct hr_object *obj, char **args, int n)
 		if (!ret) {
 			uval = user_value(map, val, vlen);
 			if (!uval) {
-				fprintf(stderr, "headroom: --map %s: value is "
-						"%zu bytes, map '%s' takes %u\n",
+				fprintf(stderr,
+					"headroom: --map %s: value is "
+					"%zu bytes, map '%s' takes %u\n",
 					args[i], vlen, hr_map_name(map),
 					hr_map_value_size(map));
 				ret = -EINVAL;
@@ -155,9 +158,10 @@ void hr_cli_map_dump(FILE *f, const struct hr_object *obj)
 		struct hr_map *map = hr_object_map(obj, i);
 		const char *type = hr_map_type_name(hr_map_type(map));
 
-		fprintf(f, "%s{\"name\":\"%s\",\"type\":\"%s\",\"key_size\":%u,"
-			   "\"value_size\":%u,\"max_entries\":%u,"
-			   "\"entries\":[",
+		fprintf(f,
+			"%s{\"name\":\"%s\",\"type\":\"%s\",\"key_size\":%u,"
+			"\"value_size\":%u,\"max_entries\":%u,"
+			"\"entries\":[",
 			i ? "," : "", hr_map_name(map), type ? type : "?",
 			hr_map_key_size(map), hr_map_value_size(map),
 			hr_map_max_entries(map));

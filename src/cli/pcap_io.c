@@ -34,8 +34,8 @@ int hr_pcap_each(const char *path,
 		n++;
 	}
 	if (ret == PCAP_ERROR) {
-		fprintf(stderr, "headroom: %s: after %u packets: %s\n", path,
-			n, pcap_geterr(p));
+		fprintf(stderr, "headroom: %s: after %u packets: %s\n", path, n,
+			pcap_geterr(p));
 		pcap_close(p);
 		return -EIO;
 	}

@@ -155,8 +155,7 @@ int hr_xdp_do_redirect(struct hr_worker *w, struct hr_dev *dev_rx,
 		       struct hr_xdp_buff *xdp);
 /* Registers a flush hook for this poll (once per @arg per poll). */
 void hr_worker_add_flush(struct hr_worker *w,
-			 void (*fn)(struct hr_worker *w, void *arg),
-			 void *arg);
+			 void (*fn)(struct hr_worker *w, void *arg), void *arg);
 /* xdp_do_flush: sends every bulk queue touched since the last flush. */
 void hr_xdp_do_flush(struct hr_worker *w);
 

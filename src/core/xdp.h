@@ -132,8 +132,7 @@ static inline void *hr_xdp_hard_end(const struct hr_xdp_buff *xdp)
 	       HR_SKB_SHINFO_SIZE;
 }
 
-static inline struct hr_xdp_shinfo *
-hr_xdp_shinfo(const struct hr_xdp_buff *xdp)
+static inline struct hr_xdp_shinfo *hr_xdp_shinfo(const struct hr_xdp_buff *xdp)
 {
 	return (struct hr_xdp_shinfo *)hr_xdp_hard_end(xdp);
 }
@@ -146,8 +145,8 @@ static inline bool hr_xdp_has_frags(const struct hr_xdp_buff *xdp)
 /* Linear part plus fragments (xdp_get_buff_len). */
 static inline uint32_t hr_xdp_buff_len(const struct hr_xdp_buff *xdp)
 {
-	uint32_t len = (uint32_t)((uint8_t *)xdp->data_end -
-				  (uint8_t *)xdp->data);
+	uint32_t len =
+		(uint32_t)((uint8_t *)xdp->data_end - (uint8_t *)xdp->data);
 
 	if (hr_xdp_has_frags(xdp))
 		len += hr_xdp_shinfo(xdp)->frags_size;
