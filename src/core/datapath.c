@@ -211,17 +211,27 @@ static bool two_idle_rounds(struct hr_datapath *dp)
 int hr_dp_run_until_idle(struct hr_datapath *dp, int timeout_ms)
 {
 	uint64_t end = now_ms() + (uint64_t)(timeout_ms < 0 ? 0 : timeout_ms);
+	struct timespec pause = { 0, 1000000 };
 	unsigned int i;
+	bool polled;
 
 	for (;;) {
 		if (devs_done(dp) && two_idle_rounds(dp))
 			return 0;
 		if (timeout_ms >= 0 && now_ms() >= end)
 			return -ETIMEDOUT;
-		/* Not started: keep polling here. */
-		for (i = 0; i < dp->nworkers; i++)
-			if (!dp->workers[i]->started)
-				hr_worker_poll_once(dp->workers[i]);
+		/* Not started: keep polling here. Started ones poll on
+		 * their own: only look again now and then, so this thread
+		 * does not take their CPU. */
+		polled = false;
+		for (i = 0; i < dp->nworkers; i++) {
+			if (dp->workers[i]->started)
+				continue;
+			hr_worker_poll_once(dp->workers[i]);
+			polled = true;
+		}
+		if (!polled)
+			nanosleep(&pause, NULL);
 	}
 }
 
