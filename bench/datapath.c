@@ -48,9 +48,9 @@ static uint64_t count = 2000000;
 
 /* 64-byte IPv4 UDP frame. */
 static const uint8_t pkt[64] = {
-	0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1, 0x08, 0x00,
-	0x45, 0, 0, 50, 0, 0, 0x40, 0, 64, 17, 0, 0, 198, 18, 0, 1,
-	198, 18, 1, 1, 0x04, 0xd2, 0, 9, 0, 30,
+	0x02, 0, 0,   0,  0, 2, 0x02, 0,    0,	0,  0, 1,  0x08, 0x00,
+	0x45, 0, 0,   50, 0, 0, 0x40, 0,    64, 17, 0, 0,  198,	 18,
+	0,    1, 198, 18, 1, 1, 0x04, 0xd2, 0,	9,  0, 30,
 };
 
 static double now_s(void)
@@ -65,8 +65,8 @@ static struct hr_object *open_obj(const char *name)
 {
 	char path[4096], err[512] = "";
 	struct hr_object *obj;
-	HR_OPTS(hr_object_open_opts, o, .errbuf = err,
-		.errbuf_sz = sizeof(err), .ncpus = 2);
+	HR_OPTS(hr_object_open_opts, o, .errbuf = err, .errbuf_sz = sizeof(err),
+		.ncpus = 2);
 
 	snprintf(path, sizeof(path), "%s/%s", t_progs_dir(), name);
 	if (hr_object_open(path, &o, &obj)) {
@@ -406,8 +406,10 @@ int main(int argc, char **argv)
 			engine = !strcmp(argv[i], "interp") ? HR_ENGINE_INTERP :
 							      HR_ENGINE_JIT;
 		} else {
-			fprintf(stderr, "usage: %s [--count N] [--engine "
-					"interp|jit] [--json]\n", argv[0]);
+			fprintf(stderr,
+				"usage: %s [--count N] [--engine "
+				"interp|jit] [--json]\n",
+				argv[0]);
 			return 2;
 		}
 	}

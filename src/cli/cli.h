@@ -18,6 +18,11 @@
 int hr_cmd_test(int argc, char **argv);
 int hr_cmd_demo(int argc, char **argv);
 
+/* The datapath part of the demo: objects from @dir, @seconds of traffic at
+ * @pps; 0 or -errno. */
+int hr_demo_pipeline(const char *dir, double seconds, uint64_t pps);
+int hr_cmd_inspect(int argc, char **argv);
+
 /* Parses hex (whitespace, ':' and '-' allowed between bytes) into a new
  * buffer; 0 or -EINVAL. */
 int hr_hex_parse(const char *text, uint8_t **out, size_t *len);
@@ -28,6 +33,11 @@ void hr_hex_print(FILE *f, const void *buf, size_t len);
  * returns NULL on failure. */
 struct hr_prog *hr_cli_open_prog(const char *spec, const char *force_type,
 				 struct hr_object **obj);
+
+/* The same with the caller's open options (errbuf is the function's). */
+struct hr_prog *hr_cli_open_prog_opts(const char *spec,
+				      struct hr_object_open_opts *opts,
+				      struct hr_object **obj);
 
 int hr_cli_engine(const char *name, enum hr_engine *engine);
 

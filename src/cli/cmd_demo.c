@@ -5,6 +5,7 @@
  * it leaves and the metadata it wrote in front of it.
  */
 #include <libgen.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,8 @@ static const struct demo_packet packets[] = {
 	{ "runt: 16 bytes", "020000000002 020000000001 0800 4500" },
 };
 
-static int demo_object_path(char *buf, size_t sz)
+/* The BPF objects are built next to the binary: bin/../progs. */
+static int demo_progs_dir(char *buf, size_t sz)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -48,7 +50,7 @@ static int demo_object_path(char *buf, size_t sz)
 	if (n < 0)
 		return -1;
 	exe[n] = '\0';
-	snprintf(buf, sz, "%s/../progs/xdp_demo.o", dirname(exe));
+	snprintf(buf, sz, "%s/../progs", dirname(exe));
 	return 0;
 }
 
@@ -104,32 +106,34 @@ static void run_demo_packet(struct hr_prog *prog, unsigned int i)
 	free(pkt);
 }
 
-int hr_cmd_demo(int argc, char **argv)
+static const char demo_usage[] =
+	"usage: headroom demo [--seconds S] [--pps N] [--packets-only]\n"
+	"\n"
+	"Runs headroom's main job on its built-in default: a generator with\n"
+	"NIC-like RX hints feeding an XDP program that copies the hints into\n"
+	"metadata and spreads packets over two workers through a cpumap, where\n"
+	"skbs are built and a tc program reads the metadata and sets the mark;\n"
+	"live statistics every half second, then an account of every packet.\n"
+	"Then the built-in XDP program progs/xdp_demo (16 bytes of metadata,\n"
+	"MAC swap, XDP_TX for IPv4 UDP) over built-in packets, printing each\n"
+	"verdict, packet and metadata.\n"
+	"\n"
+	"  --seconds S     how long the generator runs (default 2)\n"
+	"  --pps N         generator rate, packets a second (default 1000000)\n"
+	"  --packets-only  only the per-packet part\n";
+
+static int demo_packets(const char *dir)
 {
 	struct hr_object *obj = NULL;
 	struct hr_prog *prog;
 	char path[PATH_MAX + 32];
 	unsigned int i;
 
-	if (argc > 1) {
-		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-			printf("usage: headroom demo\n\nRuns the built-in XDP "
-			       "program (writes 16 bytes of metadata, swaps "
-			       "MACs,\nreturns XDP_TX for IPv4 UDP) over "
-			       "built-in packets.\n");
-			return HR_EXIT_OK;
-		}
-		fprintf(stderr, "headroom demo: takes no arguments\n");
-		return HR_EXIT_USAGE;
-	}
-	if (demo_object_path(path, sizeof(path))) {
-		fprintf(stderr, "headroom demo: cannot find own binary\n");
-		return HR_EXIT_LOAD;
-	}
+	snprintf(path, sizeof(path), "%s/xdp_demo.o", dir);
 	prog = hr_cli_open_prog(path, NULL, &obj);
 	if (!prog)
 		return HR_EXIT_LOAD;
-	printf("headroom demo: %s (section %s, %u instructions) on %zu "
+	printf("\nheadroom demo: %s (section %s, %u instructions) on %zu "
 	       "packets\n\n",
 	       hr_prog_name(prog), hr_prog_section(prog),
 	       hr_prog_insn_count(prog), sizeof(packets) / sizeof(packets[0]));
@@ -137,4 +141,42 @@ int hr_cmd_demo(int argc, char **argv)
 		run_demo_packet(prog, i);
 	hr_object_close(obj);
 	return HR_EXIT_OK;
+}
+
+int hr_cmd_demo(int argc, char **argv)
+{
+	double seconds = 2;
+	uint64_t pps = 1000000;
+	bool packets_only = false;
+	char dir[PATH_MAX], *end;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(demo_usage, stdout);
+			return HR_EXIT_OK;
+		} else if (!strcmp(argv[i], "--packets-only")) {
+			packets_only = true;
+		} else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
+			seconds = strtod(argv[++i], &end);
+			if (*end || seconds <= 0 || seconds > 3600)
+				goto usage;
+		} else if (!strcmp(argv[i], "--pps") && i + 1 < argc) {
+			pps = strtoull(argv[++i], &end, 0);
+			if (*end || !pps)
+				goto usage;
+		} else {
+			goto usage;
+		}
+	}
+	if (demo_progs_dir(dir, sizeof(dir))) {
+		fprintf(stderr, "headroom demo: cannot find own binary\n");
+		return HR_EXIT_LOAD;
+	}
+	if (!packets_only && hr_demo_pipeline(dir, seconds, pps))
+		return HR_EXIT_LOAD;
+	return demo_packets(dir);
+usage:
+	fputs(demo_usage, stderr);
+	return HR_EXIT_USAGE;
 }
