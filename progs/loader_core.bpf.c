@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* A CO-RE field access: rejected until CO-RE is supported. */
+/* A CO-RE field access to a struct no target has: poisoned when reached. */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 

@@ -26,6 +26,22 @@ struct hr_object_open_opts {
 	/* "xdp" or "tc": the program type of every program, whatever its
 	 * section name says (NULL: from the section). */
 	const char *force_type;
+	/* Target BTF for CO-RE relocations: a BTF or ELF file, or "builtin"
+	 * for headroom's own BTF of the UAPI structs it implements (NULL:
+	 * /sys/kernel/btf/vmlinux when present, else builtin). */
+	const char *btf_path;
+	/* "NAME=N" entries: max_entries of map NAME, for maps declared with
+	 * max_entries 0 (as libbpf's bpf_map__set_max_entries()). */
+	const char *const *map_sizes;
+	size_t map_sizes_cnt;
+	/* Maps pinned by name (LIBBPF_PIN_BY_NAME) live in a process-wide
+	 * store under this directory's name: objects opened with the same
+	 * pin_dir share them (NULL: "/sys/fs/bpf", libbpf's default). */
+	const char *pin_dir;
+	/* "NAME=VALUE" entries: initial values of .rodata / .data / .bss
+	 * variables (decimal or 0x hex), as a skeleton sets them. */
+	const char *const *globals;
+	size_t globals_cnt;
 };
 
 /* Opens and loads @path; 0 or -errno with opts->errbuf filled. */

@@ -13,8 +13,10 @@
 
 #include <bpf/btf.h>
 
+#include "ld_conv.h"
 #include "loader.h"
 #include "../maps/map.h"
+#include "../maps/map_registry.h"
 
 #define OBJ_NAME_LEN 16 /* BPF_OBJ_NAME_LEN */
 
@@ -54,9 +56,29 @@ static int create_error(struct hr_loader *ld, const char *name,
 			   strerror(-err));
 }
 
-/* Creates a map, adds it to the object and remembers where it is defined. */
+/* A declared map's size: the caller's override, else what libbpf fills
+ * in for 0 (a CPU count for CPUMAP and PERF_EVENT_ARRAY). */
+static int size_map(struct hr_loader *ld, struct hr_map_attr *attr)
+{
+	int ret = hr_ld_map_size(ld, attr->name, &attr->max_entries);
+
+	if (ret || attr->max_entries)
+		return ret;
+	if (attr->type == HR_MAP_CPUMAP ||
+	    attr->type == HR_MAP_PERF_EVENT_ARRAY) {
+		attr->max_entries = ld->ncpus;
+		return 0;
+	}
+	return hr_ld_error(ld, -EINVAL,
+			   "map '%s': max_entries is 0 (size it at load: "
+			   "--map-size %s=N)",
+			   attr->name, attr->name);
+}
+
+/* Creates a map (or takes the pinned one), adds it to the object and
+ * remembers where it is defined. */
 static int add_map(struct hr_loader *ld, struct hr_map_attr *attr, uint32_t sec,
-		   uint64_t off, struct hr_map **out)
+		   uint64_t off, bool pinned, struct hr_map **out)
 {
 	struct hr_object *obj = ld->obj;
 	struct hr_ld_maploc *locs;
@@ -73,7 +95,13 @@ static int add_map(struct hr_loader *ld, struct hr_map_attr *attr, uint32_t sec,
 	if (!locs)
 		return hr_ld_error(ld, -ENOMEM, "out of memory");
 	ld->locs = locs;
-	ret = hr_map_create(attr, &map);
+	if (pinned) {
+		ret = hr_ld_pin_get(ld, attr, hr_map_create, &map);
+		if (ret == -EINVAL && ld->err && ld->err[0])
+			return ret; /* the mismatch message */
+	} else {
+		ret = hr_map_create(attr, &map);
+	}
 	if (ret)
 		return create_error(ld, attr->name, attr, ret);
 	snprintf(map->name, sizeof(map->name), "%s", attr->name);
@@ -102,6 +130,7 @@ static int legacy_map(struct hr_loader *ld, uint32_t sec,
 	const struct hr_ld_sec *s = &ld->secs[sec];
 	struct hr_map_attr attr = { .name = sym->name };
 	uint32_t f[9] = { 0 };
+	int ret;
 
 	if (def_sz < LEGACY_DEF_MIN || sym->value + def_sz > s->size)
 		return hr_ld_error(ld, -EINVAL,
@@ -119,9 +148,16 @@ static int legacy_map(struct hr_loader *ld, uint32_t sec,
 	/* bpf_elf_map: id, pinning, inner_id, inner_idx; map-in-map only. */
 	if (def_sz == ELF_MAP_SIZE && (f[7] || f[8]))
 		return hr_ld_error(ld, -EOPNOTSUPP,
-				   "map '%s': map-in-map not supported yet",
+				   "map '%s': iproute2 map-in-map (inner_id, "
+				   "inner_idx) not supported",
 				   sym->name);
-	return add_map(ld, &attr, sec, sym->value, NULL);
+	ret = size_map(ld, &attr);
+	if (ret)
+		return ret;
+	/* iproute2 pins PIN_GLOBAL_NS maps by name (tc/globals/NAME). */
+	return add_map(ld, &attr, sec, sym->value,
+		       def_sz == ELF_MAP_SIZE && f[6] == HR_ELF_PIN_GLOBAL_NS,
+		       NULL);
 }
 
 static bool is_map_sym(const struct hr_ld_sym *s, uint32_t sec)
@@ -225,10 +261,49 @@ static int set_size(struct hr_loader *ld, const char *map, const char *f,
 	return 0;
 }
 
-static int btf_map_field(struct hr_loader *ld, const char *map,
-			 const struct btf_member *m, struct hr_map_attr *attr)
+/* What a BTF map definition says beyond the creation attributes. */
+struct btf_def {
+	struct hr_map_attr attr;
+	uint32_t pinning;
+	/* __array(values, struct inner): the inner definition's type and
+	 * the byte offset of the values array in the outer definition. */
+	uint32_t inner_type;
+	uint32_t values_off;
+	bool has_values;
+};
+
+static int btf_def_parse(struct hr_loader *ld, const char *map,
+			 const struct btf_type *def, struct btf_def *d);
+
+/* __array(values, T): `T *values[N]`, the inner map's definition. */
+static int values_field(struct hr_loader *ld, const char *map,
+			const struct btf_member *m, const struct btf_type *def,
+			int idx, struct btf_def *d)
 {
+	const struct btf_type *arr = skip_mods(ld->btf, m->type, NULL);
+	const struct btf_type *ptr;
+
+	if (!arr || !btf_is_array(arr))
+		return hr_ld_error(ld, -EINVAL,
+				   "map '%s': 'values' is not an array", map);
+	ptr = skip_mods(ld->btf, btf_array(arr)->type, NULL);
+	if (!ptr || !btf_is_ptr(ptr))
+		return hr_ld_error(ld, -EINVAL,
+				   "map '%s': 'values' is not an array of "
+				   "pointers",
+				   map);
+	skip_mods(ld->btf, ptr->type, &d->inner_type);
+	d->values_off = btf_member_bit_offset(def, idx) / 8;
+	d->has_values = true;
+	return 0;
+}
+
+static int btf_map_field(struct hr_loader *ld, const char *map,
+			 const struct btf_type *def, int idx, struct btf_def *d)
+{
+	const struct btf_member *m = btf_members(def) + idx;
 	const char *f = btf__name_by_offset(ld->btf, m->name_off);
+	struct hr_map_attr *attr = &d->attr;
 	uint32_t v = 0;
 	int ret;
 
@@ -243,10 +318,7 @@ static int btf_map_field(struct hr_loader *ld, const char *map,
 			f[0] == 'k' ? &attr->key_size : &attr->value_size, v);
 	}
 	if (strcmp(f, "values") == 0)
-		return hr_ld_error(ld, -EOPNOTSUPP,
-				   "map '%s': map-in-map ('values') not "
-				   "supported yet",
-				   map);
+		return values_field(ld, map, m, def, idx, d);
 	ret = field_uint(ld, map, f, m->type, &v);
 	if (ret)
 		return ret;
@@ -260,12 +332,58 @@ static int btf_map_field(struct hr_loader *ld, const char *map,
 		return set_size(ld, map, "key", &attr->key_size, v);
 	else if (strcmp(f, "value_size") == 0)
 		return set_size(ld, map, "value", &attr->value_size, v);
-	else if (strcmp(f, "numa_node") && strcmp(f, "pinning") &&
-		 strcmp(f, "map_extra"))
+	else if (strcmp(f, "pinning") == 0)
+		d->pinning = v;
+	else if (strcmp(f, "numa_node") && strcmp(f, "map_extra"))
 		return hr_ld_error(ld, -EOPNOTSUPP,
 				   "map '%s': unknown field '%s'", map, f);
-	/* numa_node, pinning and map_extra mean nothing here. */
+	/* numa_node and map_extra mean nothing here. */
 	return 0;
+}
+
+static int btf_def_parse(struct hr_loader *ld, const char *map,
+			 const struct btf_type *def, struct btf_def *d)
+{
+	int i, ret;
+
+	memset(d, 0, sizeof(*d));
+	d->attr.name = map;
+	for (i = 0; i < btf_vlen(def); i++) {
+		ret = btf_map_field(ld, map, def, i, d);
+		if (ret)
+			return ret;
+	}
+	if (d->pinning > HR_PIN_BY_NAME)
+		return hr_ld_error(ld, -EINVAL, "map '%s': unknown pinning %u",
+				   map, d->pinning);
+	return 0;
+}
+
+/* The template of a map-in-map's inner maps, from its definition. */
+static int inner_template(struct hr_loader *ld, const char *map,
+			  const struct btf_def *d, struct hr_map **out)
+{
+	const struct btf_type *def = btf__type_by_id(ld->btf, d->inner_type);
+	char name[80];
+	struct btf_def in;
+	int ret;
+
+	if (!hr_map_ops_for(d->attr.type))
+		return hr_ld_error(ld, -EOPNOTSUPP,
+				   "map '%s': map type %s not supported", map,
+				   hr_map_type_name(d->attr.type) ?: "?");
+	if (!def || !btf_is_struct(def))
+		return hr_ld_error(ld, -EINVAL,
+				   "map '%s': inner map definition is not a "
+				   "struct",
+				   map);
+	snprintf(name, sizeof(name), "%s.inner", map);
+	ret = btf_def_parse(ld, name, def, &in);
+	if (ret)
+		return ret;
+	in.attr.ncpus = ld->ncpus;
+	ret = hr_map_create(&in.attr, out);
+	return ret ? create_error(ld, name, &in.attr, ret) : 0;
 }
 
 /* The offset of map @name in section @sec, from its symbol. */
@@ -285,16 +403,68 @@ static int map_sym_off(const struct hr_loader *ld, uint32_t sec,
 	return -ENOENT;
 }
 
+/* Initial values wait until every map of .maps exists. */
+static int add_values(struct hr_loader *ld, uint32_t sec, uint64_t off,
+		      struct hr_map *map)
+{
+	struct hr_ld_values *p;
+
+	p = realloc(ld->values, (ld->nvalues + 1) * sizeof(*p));
+	if (!p)
+		return hr_ld_error(ld, -ENOMEM, "out of memory");
+	ld->values = p;
+	ld->values[ld->nvalues++] = (struct hr_ld_values){ sec, off, map };
+	return 0;
+}
+
+/* Each relocation in a values array stores the map it names. */
+static int fill_values(struct hr_loader *ld, const struct hr_ld_values *v)
+{
+	const struct hr_ld_sec *s = &ld->secs[v->sec];
+	uint32_t slots = v->map->attr.max_entries, i;
+	size_t r;
+	int fd, ret;
+
+	for (r = 0; r < s->nrels; r++) {
+		const struct hr_ld_rel *rel = &s->rels[r];
+		struct hr_map *in;
+
+		if (rel->off < v->off ||
+		    rel->off >= v->off + (uint64_t)slots * 8)
+			continue;
+		i = (uint32_t)((rel->off - v->off) / 8);
+		in = rel->sym < ld->nsyms ?
+			     hr_ld_map_at(ld, v->sec,
+					  ld->syms[rel->sym].value) :
+			     NULL;
+		if (!in)
+			return hr_ld_error(ld, -EINVAL,
+					   "map '%s': values[%u] is not a map",
+					   v->map->name, i);
+		fd = hr_map_fd(in);
+		ret = fd < 0 ?
+			      fd :
+			      v->map->ops->update_user(v->map, &i, &fd, HR_ANY);
+		if (ret)
+			return hr_ld_error(ld, ret,
+					   "map '%s': cannot store '%s' in "
+					   "values[%u]: %s",
+					   v->map->name, in->name, i,
+					   strerror(-ret));
+	}
+	return 0;
+}
+
 static int btf_map(struct hr_loader *ld, uint32_t sec,
 		   const struct btf_var_secinfo *vsi)
 {
 	const struct btf_type *var = btf__type_by_id(ld->btf, vsi->type);
+	struct hr_map *inner = NULL, *map;
 	const struct btf_type *def;
-	struct hr_map_attr attr = { 0 };
-	const struct btf_member *m;
 	uint64_t off = vsi->offset;
+	struct btf_def d;
 	const char *name;
-	int i, ret;
+	int ret;
 
 	if (!var || !btf_is_var(var))
 		return hr_ld_error(ld, -EINVAL,
@@ -307,16 +477,26 @@ static int btf_map(struct hr_loader *ld, uint32_t sec,
 		return hr_ld_error(ld, -EINVAL,
 				   "map '%s': definition is not a struct",
 				   name ? name : "?");
-	attr.name = name;
-	m = btf_members(def);
-	for (i = 0; i < btf_vlen(def); i++, m++) {
-		ret = btf_map_field(ld, name, m, &attr);
-		if (ret)
-			return ret;
+	ret = btf_def_parse(ld, name, def, &d);
+	if (!ret)
+		ret = size_map(ld, &d.attr);
+	if (!ret && d.has_values) {
+		/* Values are map handles (libbpf sets the size so). */
+		if (!d.attr.value_size)
+			d.attr.value_size = 4;
+		ret = inner_template(ld, name, &d, &inner);
+		d.attr.inner_map = inner;
 	}
+	if (ret)
+		return ret;
 	/* clang may leave DATASEC offsets to the loader: trust the symbol. */
 	map_sym_off(ld, sec, name, &off);
-	return add_map(ld, &attr, sec, off, NULL);
+	ret = add_map(ld, &d.attr, sec, off, d.pinning == HR_PIN_BY_NAME, &map);
+	/* The outer map keeps a copy of the template's parameters. */
+	hr_map_free(inner);
+	if (!ret && d.has_values)
+		ret = add_values(ld, sec, off + d.values_off, map);
+	return ret;
 }
 
 static int btf_maps(struct hr_loader *ld, uint32_t sec)
@@ -416,7 +596,7 @@ static int data_map(struct hr_loader *ld, uint32_t sec)
 		attr.map_flags |= HR_F_RDONLY_PROG;
 	if (data_mmapable(ld, s->name))
 		attr.map_flags |= HR_F_MMAPABLE;
-	ret = add_map(ld, &attr, sec, 0, &s->map);
+	ret = add_map(ld, &attr, sec, 0, false, &s->map);
 	if (ret)
 		return ret;
 	s->map->rdonly_prog = s->kind == HR_SEC_RODATA;
@@ -441,6 +621,8 @@ int hr_ld_create_maps(struct hr_loader *ld)
 	for (i = 1; i < ld->nsecs && !ret; i++)
 		if (ld->secs[i].kind == HR_SEC_MAPS)
 			ret = btf_maps(ld, i);
+	for (i = 0; i < ld->nvalues && !ret; i++)
+		ret = fill_values(ld, &ld->values[i]);
 	for (i = 1; i < ld->nsecs && !ret; i++) {
 		enum hr_ld_kind k = ld->secs[i].kind;
 

@@ -17,6 +17,7 @@
 #include <bpf/btf.h>
 #include <headroom/object.h>
 
+#include "inspect.h"
 #include "loader.h"
 #include "../maps/map.h"
 
@@ -308,6 +309,44 @@ static int add_prog(struct hr_loader *ld, struct hr_prog *prog)
 	return 0;
 }
 
+/* The error message without its "PATH: " prefix. */
+static const char *err_tail(const struct hr_loader *ld)
+{
+	size_t n = strlen(ld->path);
+
+	if (!ld->err)
+		return "error";
+	if (!strncmp(ld->err, ld->path, n) && ld->err[n] == ':')
+		return ld->err + n + 2;
+	return ld->err;
+}
+
+/* The program type a section name suggests, for inspect's listing. */
+static void sec_prefix(const char *sec, char *out, size_t sz)
+{
+	size_t n = strcspn(sec, "/.");
+
+	snprintf(out, sz, "%.*s", (int)n, sec);
+}
+
+/* Inspect: every function of a skipped section, listed as not runnable. */
+static void note_skipped(struct hr_loader *ld, uint32_t sec)
+{
+	char type[32];
+	size_t i;
+
+	sec_prefix(ld->secs[sec].name, type, sizeof(type));
+	for (i = 0; i < ld->nsyms; i++) {
+		const struct hr_ld_sym *s = &ld->syms[i];
+
+		if (s->shndx == sec && s->type == STT_FUNC &&
+		    s->bind != STB_LOCAL)
+			hr_ld_insp_prog(ld, s->name, ld->secs[sec].name, type,
+					(uint32_t)(s->size / HR_INSN_SZ),
+					"program type not supported");
+	}
+}
+
 /* One program: function @func of program section @sec. */
 static int load_prog(struct hr_loader *ld, uint32_t sec,
 		     const struct hr_ld_sym *func)
@@ -340,6 +379,15 @@ static int load_prog(struct hr_loader *ld, uint32_t sec,
 		ret = add_prog(ld, prog);
 		if (ret)
 			hr_ld_error(ld, ret, "out of memory");
+	}
+	if (ld->insp && ret != -ENOMEM) {
+		/* Inspect: note why, and go on with the next program. */
+		hr_ld_insp_prog(ld, func->name, s->name, s->type->name,
+				(uint32_t)(func->size / HR_INSN_SZ),
+				ret ? err_tail(ld) : NULL);
+		if (ret)
+			hr_prog_free(prog);
+		return 0;
 	}
 	if (ret)
 		hr_prog_free(prog);
@@ -387,6 +435,10 @@ static int load_progs(struct hr_loader *ld)
 	for (i = 1; i < ld->nsecs; i++) {
 		const struct hr_ld_sec *s = &ld->secs[i];
 
+		if (s->kind == HR_SEC_SKIPPED && ld->insp) {
+			note_skipped(ld, (uint32_t)i);
+			continue;
+		}
 		if (s->kind == HR_SEC_SKIPPED) {
 			fprintf(stderr,
 				"headroom: %s: section '%s' skipped: program "
@@ -403,7 +455,7 @@ static int load_progs(struct hr_loader *ld)
 		if (ret)
 			return ret;
 	}
-	if (ld->obj->nprogs)
+	if (ld->obj->nprogs || ld->insp)
 		return 0;
 	if (skipped[0])
 		return hr_ld_error(ld, -ENOENT,
@@ -421,6 +473,8 @@ static void loader_release(struct hr_loader *ld)
 	free(ld->secs);
 	free(ld->syms);
 	free(ld->locs);
+	free(ld->values);
+	free(ld->core);
 	btf__free(ld->btf);
 }
 
@@ -430,13 +484,19 @@ static int load(struct hr_loader *ld, Elf *elf)
 
 	ret = read_elf(ld, elf);
 	if (!ret)
-		ret = hr_ld_check_core(ld);
+		ret = hr_ld_core_prepare(ld);
+	if (!ret)
+		ret = hr_ld_check_map_sizes(ld);
 	if (!ret)
 		ret = hr_ld_create_maps(ld);
+	if (!ret)
+		ret = hr_ld_set_globals(ld);
 	if (!ret && hr_object_build_regions(ld->obj))
 		ret = hr_ld_error(ld, -ENOMEM, "out of memory");
 	if (!ret)
 		ret = load_progs(ld);
+	if (!ret && ld->insp)
+		hr_ld_insp_object(ld);
 	return ret;
 }
 
@@ -449,6 +509,13 @@ static int open_opts(struct hr_loader *ld,
 	ld->errsz = HR_OPTS_GET(opts, errbuf_sz, 0);
 	if (ld->err && ld->errsz)
 		ld->err[0] = '\0';
+	ld->btf_path = HR_OPTS_GET(opts, btf_path, NULL);
+	ld->map_sizes = HR_OPTS_GET(opts, map_sizes, NULL);
+	ld->nmap_sizes = ld->map_sizes ? HR_OPTS_GET(opts, map_sizes_cnt, 0) :
+					 0;
+	ld->pin_dir = HR_OPTS_GET(opts, pin_dir, NULL);
+	ld->globals = HR_OPTS_GET(opts, globals, NULL);
+	ld->nglobals = ld->globals ? HR_OPTS_GET(opts, globals_cnt, 0) : 0;
 	ld->ncpus = HR_OPTS_GET(opts, ncpus, 0);
 	if (!ld->ncpus)
 		ld->ncpus = 1;
@@ -461,10 +528,10 @@ static int open_opts(struct hr_loader *ld,
 	return 0;
 }
 
-int hr_object_open(const char *path, const struct hr_object_open_opts *opts,
-		   struct hr_object **objp)
+static int object_open(const char *path, const struct hr_object_open_opts *opts,
+		       struct hr_object **objp, struct hr_inspect *insp)
 {
-	struct hr_loader ld = { .path = path ? path : "(null)" };
+	struct hr_loader ld = { .path = path ? path : "(null)", .insp = insp };
 	Elf *elf = NULL;
 	int fd = -1, ret;
 
@@ -507,4 +574,23 @@ out:
 	}
 	*objp = ld.obj;
 	return 0;
+}
+
+int hr_object_open(const char *path, const struct hr_object_open_opts *opts,
+		   struct hr_object **objp)
+{
+	return object_open(path, opts, objp, NULL);
+}
+
+int hr_object_open_inspect(const char *path,
+			   const struct hr_object_open_opts *opts,
+			   struct hr_object **objp, struct hr_inspect **insp)
+{
+	int ret;
+
+	*insp = calloc(1, sizeof(**insp));
+	if (!*insp)
+		return -ENOMEM;
+	ret = object_open(path, opts, objp, *insp);
+	return ret;
 }

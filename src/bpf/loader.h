@@ -16,6 +16,8 @@
 struct btf;
 struct hr_map;
 struct hr_map_attr;
+struct hr_core_res;
+struct hr_inspect;
 
 /* ELF relocation types of the BPF target (llvm's BPF.def). */
 #define HR_R_BPF_NONE 0
@@ -78,6 +80,14 @@ struct hr_ld_maploc {
 	struct hr_map *map;
 };
 
+/* A map-in-map's __array(values, ...) initial values, filled in once
+ * every map exists. */
+struct hr_ld_values {
+	uint32_t sec;
+	uint64_t off; /* of the values array in @sec */
+	struct hr_map *map;
+};
+
 struct hr_loader {
 	const char *path;
 	char *err;
@@ -96,7 +106,27 @@ struct hr_loader {
 
 	struct hr_ld_maploc *locs;
 	size_t nlocs;
+	struct hr_ld_values *values;
+	size_t nvalues;
 	struct hr_object *obj;
+
+	/* CO-RE: the target BTF and every record's outcome, sorted by
+	 * (section, instruction). */
+	const char *btf_path;
+	const struct btf *targ_btf;
+	struct hr_core_res *core;
+	size_t ncore;
+
+	/* libbpf conventions (see hr_object_open_opts). */
+	const char *const *map_sizes;
+	size_t nmap_sizes;
+	const char *const *globals;
+	size_t nglobals;
+	const char *pin_dir;
+
+	/* Set by hr_object_open_inspect(): keep going past per-program
+	 * errors and record what inspect shows. */
+	struct hr_inspect *insp;
 };
 
 /* Writes "PATH: message" to the caller's error buffer; returns @err. */
@@ -110,8 +140,15 @@ int hr_ld_create_maps(struct hr_loader *ld);
 struct hr_map *hr_ld_map_at(const struct hr_loader *ld, uint32_t sec,
 			    uint64_t off);
 
-/* reloc.c: fails when a loaded section carries CO-RE relocations. */
-int hr_ld_check_core(struct hr_loader *ld);
+/* reloc.c: resolves every CO-RE record of the object's code sections. */
+int hr_ld_core_prepare(struct hr_loader *ld);
+
+/* ld_conv.c: --set NAME=VALUE into global data, after the maps exist. */
+int hr_ld_set_globals(struct hr_loader *ld);
+/* ld_conv.c: max_entries for map @name from opts, or @def. 0 or -errno. */
+int hr_ld_map_size(struct hr_loader *ld, const char *name, uint32_t *size);
+/* ld_conv.c: every map_sizes entry names a map of the object. */
+int hr_ld_check_map_sizes(struct hr_loader *ld);
 
 /*
  * reloc.c: builds @prog's instructions from function @func of section
@@ -119,5 +156,11 @@ int hr_ld_check_core(struct hr_loader *ld);
  */
 int hr_ld_link_prog(struct hr_loader *ld, struct hr_prog *prog, uint32_t sec,
 		    const struct hr_ld_sym *func);
+
+/* inspect.c: records a program for inspect (@why NULL: runnable). */
+int hr_ld_insp_prog(struct hr_loader *ld, const char *name, const char *sec,
+		    const char *type, uint32_t insns, const char *why);
+/* inspect.c: helpers, kfuncs, globals and CO-RE of the whole object. */
+void hr_ld_insp_object(struct hr_loader *ld);
 
 #endif /* HR_BPF_LOADER_H */

@@ -6,8 +6,10 @@
 
 #include <headroom/object.h>
 
+#include "ld_conv.h"
 #include "prog.h"
 #include "../maps/map.h"
+#include "../maps/map_registry.h"
 
 void hr_object_close(struct hr_object *obj)
 {
@@ -18,7 +20,11 @@ void hr_object_close(struct hr_object *obj)
 	for (i = 0; i < obj->nprogs; i++)
 		hr_prog_free(obj->progs[i]);
 	for (i = 0; i < obj->nmaps; i++)
-		hr_map_free(obj->maps[i]);
+		if (!hr_pin_release(obj->maps[i])) {
+			/* Map-in-map initial values registered handles. */
+			hr_map_unregister(obj->maps[i]);
+			hr_map_free(obj->maps[i]);
+		}
 	free(obj->progs);
 	free(obj->maps);
 	free(obj->regions);

@@ -8,11 +8,13 @@
  */
 #include <errno.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <bpf/btf.h>
 
+#include "core_relo.h"
 #include "loader.h"
 #include "../maps/map.h"
 
@@ -335,12 +337,18 @@ static bool is_call(const struct hr_insn *insn)
 	return insn->code == (HR_JMP | HR_CALL);
 }
 
+static int core_apply(struct link *l, uint32_t pc);
+
 static int reloc_insn(struct link *l, uint32_t pc)
 {
 	struct hr_loader *ld = l->ld;
 	const struct hr_ld_sec *os = &ld->secs[l->orig_sec[pc]];
 	const struct hr_ld_rel *r = find_rel(os, l->orig_idx[pc]);
 	struct hr_insn *insn = &l->insns[pc];
+	int ret = core_apply(l, pc);
+
+	if (ret)
+		return ret;
 
 	if (r && r->sym >= ld->nsyms)
 		return hr_ld_error(ld, -EINVAL,
@@ -403,93 +411,150 @@ int hr_ld_link_prog(struct hr_loader *ld, struct hr_prog *prog, uint32_t sec,
 
 /* ---- CO-RE ---- */
 
-/* The fixed part of .BTF.ext (offsets count from the end of the header). */
-struct btf_ext_hdr {
-	uint16_t magic;
-	uint8_t version;
-	uint8_t flags;
-	uint32_t hdr_len;
-	uint32_t func_info_off;
-	uint32_t func_info_len;
-	uint32_t line_info_off;
-	uint32_t line_info_len;
-	uint32_t core_relo_off;
-	uint32_t core_relo_len;
-};
-
-#define BTF_EXT_MAGIC 0xeB9F
-
-/* The first CO-RE record of a section we load fails the load. */
-static int core_section(struct hr_loader *ld, const uint8_t *p,
-			const uint8_t *end, uint32_t rec_size,
-			const uint8_t **next)
+static int cmp_core(const void *a, const void *b)
 {
-	uint32_t name_off, n, insn_off;
-	const char *name;
+	const struct hr_core_res *x = a, *y = b;
+
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
+	return x->insn < y->insn ? -1 : x->insn > y->insn;
+}
+
+static int32_t code_sec_by_name(const struct hr_loader *ld, const char *name)
+{
 	size_t i;
 
-	if (end - p < 8)
-		return hr_ld_error(ld, -EINVAL, "truncated .BTF.ext");
-	memcpy(&name_off, p, 4);
-	memcpy(&n, p + 4, 4);
-	p += 8;
-	if ((uint64_t)n * rec_size > (uint64_t)(end - p))
-		return hr_ld_error(ld, -EINVAL, "truncated .BTF.ext");
-	*next = p + (size_t)n * rec_size;
-	name = btf__name_by_offset(ld->btf, name_off);
-	if (!n || !name)
-		return 0;
-	for (i = 1; i < ld->nsecs; i++) {
-		const struct hr_ld_sec *s = &ld->secs[i];
+	for (i = 1; i < ld->nsecs; i++)
+		if (is_code(&ld->secs[i]) && !strcmp(ld->secs[i].name, name))
+			return (int32_t)i;
+	return -1;
+}
 
-		if (strcmp(s->name, name) != 0)
-			continue;
-		if (s->kind != HR_SEC_PROG && s->kind != HR_SEC_TEXT)
-			return 0;
-		memcpy(&insn_off, p, 4);
-		return hr_ld_error(ld, -EOPNOTSUPP,
-				   "section '%s' insn %u: CO-RE relocation "
-				   "not supported yet",
-				   name, insn_off / HR_INSN_SZ);
+static int core_one(struct hr_loader *ld, const struct hr_core_rec *rec,
+		    uint32_t sec)
+{
+	struct hr_core_res *res = &ld->core[ld->ncore];
+	char why[256] = "";
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (!ld->targ_btf && rec->kind != HR_CORE_TYPE_ID_LOCAL) {
+		ld->targ_btf =
+			hr_core_target_btf(ld->btf_path, why, sizeof(why));
+		if (!ld->targ_btf)
+			return hr_ld_error(ld, -ENOENT,
+					   "section '%s' insn %u: %s", rec->sec,
+					   rec->insn, why);
 	}
+	ret = hr_core_resolve(ld->btf, ld->targ_btf, rec, res, why,
+			      sizeof(why));
+	res->sec = sec;
+	if (ret && ld->secs[sec].kind == HR_SEC_SKIPPED) {
+		/* Not ours to run: keep the reason, poison, go on. */
+		res->poison = true;
+		if (!res->desc[0])
+			snprintf(res->desc, sizeof(res->desc), "%s (%s)",
+				 hr_core_kind_str(rec->kind), rec->access);
+		ret = 0;
+	}
+	if (ret)
+		return hr_ld_error(ld, ret, "section '%s' insn %u: %s",
+				   rec->sec, rec->insn, why);
+	ld->ncore++;
 	return 0;
 }
 
-int hr_ld_check_core(struct hr_loader *ld)
+int hr_ld_core_prepare(struct hr_loader *ld)
 {
-	struct btf_ext_hdr h = { 0 };
-	const uint8_t *p, *end;
-	uint32_t rec_size;
+	struct hr_core_rec *recs = NULL;
+	char why[256] = "";
+	size_t n = 0, i;
+	int32_t sec;
 	int ret;
 
-	if (!ld->btf_ext || ld->btf_ext_size < 8)
-		return 0;
-	memcpy(&h, ld->btf_ext,
-	       ld->btf_ext_size < sizeof(h) ? ld->btf_ext_size : sizeof(h));
-	if (h.magic != BTF_EXT_MAGIC)
-		return hr_ld_error(ld, -EINVAL, "bad .BTF.ext magic 0x%x",
-				   h.magic);
-	if (h.hdr_len < sizeof(h) || !h.core_relo_len)
+	if (!ld->btf_ext)
 		return 0;
 	if (!ld->btf)
 		return hr_ld_error(ld, -EINVAL, ".BTF.ext without .BTF");
-	if ((uint64_t)h.hdr_len + h.core_relo_off + h.core_relo_len >
-	    ld->btf_ext_size)
-		return hr_ld_error(ld, -EINVAL, "truncated .BTF.ext");
-	p = ld->btf_ext + h.hdr_len + h.core_relo_off;
-	end = p + h.core_relo_len;
-	if (end - p < 4)
-		return hr_ld_error(ld, -EINVAL, "truncated .BTF.ext");
-	memcpy(&rec_size, p, 4);
-	p += 4;
-	if (rec_size < 16)
-		return hr_ld_error(ld, -EINVAL,
-				   "bad CO-RE record size %u in .BTF.ext",
-				   rec_size);
-	while (p < end) {
-		ret = core_section(ld, p, end, rec_size, &p);
-		if (ret)
-			return ret;
+	ret = hr_btf_ext_core_recs(ld->btf_ext, ld->btf_ext_size, ld->btf,
+				   &recs, &n, why, sizeof(why));
+	if (ret)
+		goto out;
+	ld->core = calloc(n ? n : 1, sizeof(*ld->core));
+	if (!ld->core) {
+		ret = hr_ld_error(ld, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		sec = code_sec_by_name(ld, recs[i].sec);
+		if (sec >= 0)
+			ret = core_one(ld, &recs[i], (uint32_t)sec);
+	}
+	qsort(ld->core, ld->ncore, sizeof(*ld->core), cmp_core);
+	free(recs);
+	return ret;
+out:
+	free(recs);
+	return ret == -ENOMEM || !why[0] ? ret :
+					   hr_ld_error(ld, ret, "%s", why);
+}
+
+/* Replaces @pc (both halves of an ld_imm64) with a poison call. */
+static void core_poison(struct link *l, uint32_t pc, struct hr_core_res *res)
+{
+	uint32_t n = hr_insn_is_lddw(&l->insns[pc]) && pc + 1 < l->cnt ? 2 : 1;
+	uint32_t i;
+
+	if (!res->poison_id)
+		res->poison_id = hr_core_poison_id(res);
+	for (i = 0; i < n; i++) {
+		struct hr_insn *insn = &l->insns[pc + i];
+
+		memset(insn, 0, sizeof(*insn));
+		insn->code = HR_JMP | HR_CALL;
+		insn->src = HR_CALL_KFUNC;
+		insn->imm = res->poison_id;
+		l->calls[pc + i] = hr_core_poison_fn;
+	}
+}
+
+static struct hr_core_res *core_find(struct hr_loader *ld, uint32_t sec,
+				     uint32_t insn)
+{
+	struct hr_core_res key = { .sec = sec, .insn = insn }, *r;
+
+	if (!ld->ncore)
+		return NULL;
+	r = bsearch(&key, ld->core, ld->ncore, sizeof(*ld->core), cmp_core);
+	/* Several records may name one instruction: start at the first. */
+	while (r && r > ld->core && !cmp_core(r - 1, &key))
+		r--;
+	return r;
+}
+
+static int core_apply(struct link *l, uint32_t pc)
+{
+	struct hr_loader *ld = l->ld;
+	struct hr_core_res *r = core_find(ld, l->orig_sec[pc], l->orig_idx[pc]);
+	char why[160] = "";
+	int ret;
+
+	for (; r && r < ld->core + ld->ncore && r->sec == l->orig_sec[pc] &&
+	       r->insn == l->orig_idx[pc];
+	     r++) {
+		r->applied = true;
+		ret = hr_core_patch(&l->insns[pc], l->cnt - pc, r, why,
+				    sizeof(why));
+		if (ret < 0)
+			return hr_ld_error(ld, ret,
+					   "section '%s' insn %u: CO-RE "
+					   "relocation %s: %s",
+					   ld->secs[r->sec].name, r->insn,
+					   r->desc, why);
+		if (ret > 0) {
+			core_poison(l, pc, r);
+			return 0;
+		}
 	}
 	return 0;
 }

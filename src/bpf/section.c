@@ -12,6 +12,7 @@
 enum sec_match {
 	SEC_EXACT, /* the name itself */
 	SEC_PREFIX, /* the name, or the name followed by "/anything" */
+	SEC_LEGACY, /* any name starting so: libbpf before 1.0, iproute2 */
 };
 
 struct sec_def {
@@ -36,6 +37,13 @@ static const struct sec_def sec_defs[] = {
 	/* iproute2 accepts any section for tc; these are its usual names. */
 	{ "tc", SEC_PREFIX, false, HR_ATTACH_NONE, false },
 	{ "classifier", SEC_PREFIX, false, HR_ATTACH_NONE, false },
+	/* Older libbpf matched plain prefixes: "xdp_redirect_cpu",
+	 * "xdp_sock", "xdp1", "classifier_x", "tc_ingress". */
+	{ "xdp_devmap/", SEC_LEGACY, true, HR_ATTACH_XDP_DEVMAP, false },
+	{ "xdp_cpumap/", SEC_LEGACY, true, HR_ATTACH_XDP_CPUMAP, false },
+	{ "xdp", SEC_LEGACY, true, HR_ATTACH_XDP, false },
+	{ "classifier", SEC_LEGACY, false, HR_ATTACH_NONE, false },
+	{ "tc", SEC_LEGACY, false, HR_ATTACH_NONE, false },
 };
 
 static bool sec_def_matches(const struct sec_def *d, const char *sec)
@@ -44,7 +52,7 @@ static bool sec_def_matches(const struct sec_def *d, const char *sec)
 
 	if (strncmp(sec, d->name, len) != 0)
 		return false;
-	if (sec[len] == '\0')
+	if (d->match == SEC_LEGACY || sec[len] == '\0')
 		return true;
 	return d->match == SEC_PREFIX && sec[len] == '/';
 }

@@ -13,6 +13,7 @@
 #include <linux/bpf.h>
 
 #include "cli.h"
+#include "headroom/perf.h"
 #include "pcap_io.h"
 
 static const char test_usage[] =
@@ -21,6 +22,9 @@ static const char test_usage[] =
 	"                     [--meta HEX] [--repeat N] [--json] [--out FILE.pcap]\n"
 	"                     [--engine interp|jit] [--type xdp|tc]\n"
 	"                     [--map NAME=KEY:VALUE ...] [--dump-maps]\n"
+	"                     [--btf FILE] [--map-size NAME=N ...]\n"
+	"                     [--pin-dir DIR] [--set NAME=VALUE ...]\n"
+	"                     [--events]\n"
 	"\n"
 	"Runs the program once per packet (N times on the same buffer with\n"
 	"--repeat, as BPF_PROG_TEST_RUN) and prints the index, the verdict, the\n"
@@ -43,6 +47,22 @@ static const char test_usage[] =
 	"                  workers, or every worker's value)\n"
 	"  --dump-maps     after the runs, print every map of the object as\n"
 	"                  JSON\n"
+	"  --btf FILE      target BTF for CO-RE relocations (a BTF or ELF file,\n"
+	"                  or 'builtin' for headroom's own; default: the\n"
+	"                  running kernel's /sys/kernel/btf/vmlinux)\n"
+	"  --map-size NAME=N  max_entries of map NAME (for maps declared\n"
+	"                  with 0; repeatable)\n"
+	"  --pin-dir DIR   where maps pinned by name live (default\n"
+	"                  /sys/fs/bpf); objects of one process given the\n"
+	"                  same DIR share them\n"
+	"  --set NAME=VALUE  initial value of a global variable (a const\n"
+	"                  volatile in .rodata, say), decimal or 0x hex\n"
+	"                  (repeatable)\n"
+	"  --events        print every bpf_perf_event_output sample (of each\n"
+	"                  PERF_EVENT_ARRAY map) as hex as it is sent, so\n"
+	"                  before its packet's line: 'event MAP cpu N (SIZE):\n"
+	"                  HEX', or with --json\n"
+	"                  {\"event\":MAP,\"cpu\":N,\"data\":HEX}\n"
 	"\n"
 	"exit codes: 0 every packet ran (whatever the verdicts), 1 load error,\n"
 	"            2 bad arguments or unreadable input, 3 a packet could not\n"
@@ -58,6 +78,13 @@ struct test_cfg {
 	char **maps;
 	int nmaps;
 	bool dump_maps;
+	bool events;
+	const char *btf;
+	const char *pin_dir;
+	const char **sizes;
+	int nsizes;
+	const char **sets;
+	int nsets;
 	uint8_t *meta;
 	size_t meta_len;
 	uint32_t repeat;
@@ -239,6 +266,11 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 		{ "type", required_argument, NULL, 't' },
 		{ "map", required_argument, NULL, 'M' },
 		{ "dump-maps", no_argument, NULL, 'D' },
+		{ "btf", required_argument, NULL, 'B' },
+		{ "map-size", required_argument, NULL, 'S' },
+		{ "pin-dir", required_argument, NULL, 'P' },
+		{ "set", required_argument, NULL, 'V' },
+		{ "events", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -247,7 +279,9 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 
 	cfg->hex = calloc((size_t)argc, sizeof(*cfg->hex));
 	cfg->maps = calloc((size_t)argc, sizeof(*cfg->maps));
-	if (!cfg->hex || !cfg->maps)
+	cfg->sizes = calloc((size_t)argc, sizeof(*cfg->sizes));
+	cfg->sets = calloc((size_t)argc, sizeof(*cfg->sets));
+	if (!cfg->hex || !cfg->maps || !cfg->sizes || !cfg->sets)
 		return -ENOMEM;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -301,6 +335,21 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 		case 'D':
 			cfg->dump_maps = true;
 			break;
+		case 'B':
+			cfg->btf = optarg;
+			break;
+		case 'S':
+			cfg->sizes[cfg->nsizes++] = optarg;
+			break;
+		case 'P':
+			cfg->pin_dir = optarg;
+			break;
+		case 'V':
+			cfg->sets[cfg->nsets++] = optarg;
+			break;
+		case 'E':
+			cfg->events = true;
+			break;
 		case 'h':
 			fputs(test_usage, stdout);
 			exit(HR_EXIT_OK);
@@ -323,12 +372,62 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 	return 0;
 }
 
+/* A --events sample, printed as it arrives (during the run, so before
+ * the packet's own line). */
+struct event_watch {
+	const struct test_cfg *cfg;
+	const char *name;
+};
+
+static void print_event(void *ctx, unsigned int cpu, const void *data,
+			uint32_t size)
+{
+	const struct event_watch *w = ctx;
+
+	if (w->cfg->json) {
+		printf("{\"event\":\"%s\",\"cpu\":%u,\"data\":\"", w->name,
+		       cpu);
+		hr_hex_print(stdout, data, size);
+		printf("\"}\n");
+		return;
+	}
+	printf("event %s cpu %u (%u): ", w->name, cpu, size);
+	hr_hex_print(stdout, data, size);
+	printf("\n");
+}
+
+static void watch_events(const struct test_cfg *cfg, struct hr_object *obj)
+{
+	static struct event_watch watches[64];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < hr_object_map_count(obj) && n < 64; i++) {
+		struct hr_map *map = hr_object_map(obj, i);
+
+		watches[n].cfg = cfg;
+		watches[n].name = hr_map_name(map);
+		if (!hr_perf_set_reader(map, print_event, &watches[n]))
+			n++;
+	}
+}
+
 static int open_out(struct test_state *st)
 {
 	if (!st->cfg->out)
 		return 0;
 	st->dump = hr_pcap_out_open(st->cfg->out);
 	return st->dump ? 0 : -EIO;
+}
+
+static struct hr_prog *open_prog(const struct test_cfg *cfg,
+				 struct hr_object **obj)
+{
+	HR_OPTS(hr_object_open_opts, opts, .force_type = cfg->type,
+		.btf_path = cfg->btf, .pin_dir = cfg->pin_dir,
+		.map_sizes = cfg->sizes, .map_sizes_cnt = (size_t)cfg->nsizes,
+		.globals = cfg->sets, .globals_cnt = (size_t)cfg->nsets);
+
+	return hr_cli_open_prog_opts(cfg->spec, &opts, obj);
 }
 
 int hr_cmd_test(int argc, char **argv)
@@ -342,7 +441,7 @@ int hr_cmd_test(int argc, char **argv)
 		rc = HR_EXIT_USAGE;
 		goto out;
 	}
-	st.prog = hr_cli_open_prog(cfg.spec, cfg.type, &obj);
+	st.prog = open_prog(&cfg, &obj);
 	if (!st.prog) {
 		rc = HR_EXIT_LOAD;
 		goto out;
@@ -355,6 +454,8 @@ int hr_cmd_test(int argc, char **argv)
 		rc = HR_EXIT_USAGE;
 		goto out;
 	}
+	if (cfg.events)
+		watch_events(&cfg, obj);
 	if (hr_cli_map_preload(obj, cfg.maps, cfg.nmaps) || open_out(&st)) {
 		rc = HR_EXIT_USAGE;
 		goto out;
@@ -369,6 +470,8 @@ out:
 	hr_object_close(obj);
 	free(cfg.hex);
 	free(cfg.maps);
+	free(cfg.sizes);
+	free(cfg.sets);
 	free(cfg.meta);
 	return rc;
 }

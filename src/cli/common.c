@@ -65,6 +65,14 @@ struct hr_prog *hr_cli_open_prog(const char *spec, const char *force_type,
 				 struct hr_object **obj)
 {
 	HR_OPTS(hr_object_open_opts, opts, .force_type = force_type);
+
+	return hr_cli_open_prog_opts(spec, &opts, obj);
+}
+
+struct hr_prog *hr_cli_open_prog_opts(const char *spec,
+				      struct hr_object_open_opts *opts,
+				      struct hr_object **obj)
+{
 	char *path = strdup(spec), *sel = NULL, *colon;
 	char err[512] = "";
 	struct hr_prog *prog = NULL;
@@ -85,9 +93,11 @@ struct hr_prog *hr_cli_open_prog(const char *spec, const char *force_type,
 			sel = colon + 1;
 		}
 	}
-	opts.errbuf = err;
-	opts.errbuf_sz = sizeof(err);
-	ret = hr_object_open(path, &opts, obj);
+	opts->errbuf = err;
+	opts->errbuf_sz = sizeof(err);
+	ret = hr_object_open(path, opts, obj);
+	opts->errbuf = NULL;
+	opts->errbuf_sz = 0;
 	if (ret) {
 		fprintf(stderr, "headroom: %s\n",
 			err[0] ? err : strerror(-ret));

@@ -14,6 +14,9 @@ static const char usage[] =
 	"commands:\n"
 	"  test PROG.o[:SECTION|FUNC] (--pcap FILE | --hex HEX ...) [options]\n"
 	"               run one program over packets, one run per packet\n"
+	"  inspect PROG.o [--json]\n"
+	"               list programs, maps, globals, helpers, kfuncs and CO-RE\n"
+	"               relocations, and whether headroom can run each program\n"
 	"  demo         run the built-in demo program over built-in packets\n"
 	"  help         this text ('headroom COMMAND --help' for a command)\n"
 	"\n"
@@ -33,9 +36,12 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "test"))
 		return hr_cmd_test(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "inspect"))
+		return hr_cmd_inspect(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "demo"))
 		return hr_cmd_demo(argc - 1, argv + 1);
-	fprintf(stderr, "headroom: unknown command '%s' (try 'headroom help')\n",
+	fprintf(stderr,
+		"headroom: unknown command '%s' (try 'headroom help')\n",
 		argv[1]);
 	return HR_EXIT_USAGE;
 }
