@@ -166,7 +166,8 @@ static bool run_packet(struct test_state *st, const uint8_t *pkt, size_t len)
 		fprintf(stderr, "headroom: out of memory\n");
 		exit(HR_EXIT_RUN);
 	}
-	memcpy(in, cfg->meta, cfg->meta_len);
+	if (cfg->meta_len)
+		memcpy(in, cfg->meta, cfg->meta_len);
 	memcpy(in + cfg->meta_len, pkt, len);
 	o.data_in = in;
 	o.data_size_in = (uint32_t)in_len;
