@@ -5,8 +5,10 @@
  * as libbpf's perf_buffer hands out samples.
  *
  * In the kernel each array slot holds a perf event of one CPU, opened by
- * the reader; here registering a reader opens every slot below
- * max_entries, slot N belonging to worker N. As in the kernel a program
+ * the reader; here registering a reader opens one slot a worker (the
+ * object's worker count, slot N for worker N), as libbpf's perf_buffer
+ * opens one a CPU, and a slot user space stored a value in counts as
+ * open too (its samples are lost without a reader). As in the kernel a program
  * may only write to the slot of the worker it runs on (BPF_F_CURRENT_CPU
  * picks it), a slot without an event gives -ENOENT, one past max_entries
  * -E2BIG and another worker's -EOPNOTSUPP.
@@ -25,8 +27,8 @@ struct hr_map;
  * Called on the worker that ran the program, during the run: it must be
  * quick, and safe to call from several workers at once.
  */
-typedef void (*hr_perf_sample_fn)(void *ctx, unsigned int cpu,
-				  const void *data, uint32_t size);
+typedef void (*hr_perf_sample_fn)(void *ctx, unsigned int cpu, const void *data,
+				  uint32_t size);
 
 /* Registers @fn (NULL: closes every slot); 0 or -EINVAL when @map is not
  * a perf event array. */

@@ -25,8 +25,8 @@ static int resolve_helper(struct hr_prog *prog, uint32_t pc, char *err,
 	if (name)
 		snprintf(err, errsz,
 			 "insn %u: helper %s (id %d) is not available to %s "
-			 "programs in headroom", pc, name, id,
-			 prog->type->name);
+			 "programs in headroom",
+			 pc, name, id, prog->type->name);
 	else
 		snprintf(err, errsz, "insn %u: unknown helper id %d", pc, id);
 	return -EINVAL;
@@ -67,8 +67,8 @@ int hr_prog_finalize(struct hr_prog *prog, char *err, size_t errsz)
 	int ret;
 
 	if (!prog->calls) {
-		prog->calls = calloc(prog->cnt ? prog->cnt : 1,
-				     sizeof(*prog->calls));
+		prog->calls =
+			calloc(prog->cnt ? prog->cnt : 1, sizeof(*prog->calls));
 		if (!prog->calls)
 			return -ENOMEM;
 	}
@@ -96,8 +96,7 @@ int hr_prog_finalize(struct hr_prog *prog, char *err, size_t errsz)
 	return 0;
 }
 
-void hr_prog_run_init(const struct hr_prog *prog, struct hr_run *run,
-		      void *ctx)
+void hr_prog_run_init(const struct hr_prog *prog, struct hr_run *run, void *ctx)
 {
 	hr_run_init(run, &prog->vm, ctx);
 	if (prog->obj) {

@@ -84,9 +84,8 @@ struct hr_object {
 
 /* Program type for a section name (libbpf's and iproute2's conventions),
  * with the expected attach type and frags flag; NULL if not runnable. */
-const struct hr_prog_type *hr_prog_type_for_section(const char *sec,
-						    uint32_t *attach,
-						    bool *frags);
+const struct hr_prog_type *
+hr_prog_type_for_section(const char *sec, uint32_t *attach, bool *frags);
 const struct hr_prog_type *hr_prog_type_by_name(const char *name);
 
 /*

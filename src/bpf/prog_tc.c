@@ -51,6 +51,23 @@ static bool tc_ctx_access(const struct hr_prog *prog, int off, int size,
 
 static const struct hr_helper *const tc_helpers[] = {
 	&hr_helper_csum_diff,
+	&hr_helper_skb_store_bytes,
+	&hr_helper_l3_csum_replace,
+	&hr_helper_l4_csum_replace,
+	&hr_helper_clone_redirect,
+	&hr_helper_skb_vlan_push,
+	&hr_helper_skb_vlan_pop,
+	&hr_helper_tc_redirect,
+	&hr_helper_skb_load_bytes,
+	&hr_helper_skb_change_proto,
+	&hr_helper_skb_change_tail,
+	&hr_helper_skb_pull_data,
+	&hr_helper_skb_change_head,
+	&hr_helper_skb_adjust_room,
+	&hr_helper_skb_event_output,
+	&hr_helper_dynptr_read,
+	&hr_helper_dynptr_write,
+	&hr_helper_skb_fib_lookup,
 	NULL,
 };
 
@@ -61,9 +78,16 @@ static const struct hr_helper *tc_helper(int id)
 	return h ? h : hr_helper_find(hr_base_helpers, id);
 }
 
+static const struct hr_kfunc *const tc_kfuncs[] = {
+	&hr_kfunc_dynptr_from_skb,
+	&hr_kfunc_dynptr_slice,
+	&hr_kfunc_dynptr_slice_rdwr,
+	NULL,
+};
+
 static const struct hr_kfunc *tc_kfunc(const char *name)
 {
-	return NULL;
+	return hr_kfunc_find(tc_kfuncs, name);
 }
 
 static const char *tc_action_name(uint64_t ret)

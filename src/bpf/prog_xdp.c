@@ -31,6 +31,10 @@ static const struct hr_helper *const xdp_helpers[] = {
 	&hr_helper_xdp_check_mtu,
 	&hr_helper_redirect,
 	&hr_helper_redirect_map,
+	&hr_helper_xdp_event_output,
+	&hr_helper_dynptr_read,
+	&hr_helper_dynptr_write,
+	&hr_helper_xdp_fib_lookup,
 	NULL,
 };
 
@@ -45,6 +49,9 @@ static const struct hr_kfunc *const xdp_kfuncs[] = {
 	&hr_kfunc_xdp_metadata_rx_timestamp,
 	&hr_kfunc_xdp_metadata_rx_hash,
 	&hr_kfunc_xdp_metadata_rx_vlan_tag,
+	&hr_kfunc_dynptr_from_xdp,
+	&hr_kfunc_dynptr_slice,
+	&hr_kfunc_dynptr_slice_rdwr,
 	NULL,
 };
 

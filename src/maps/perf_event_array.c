@@ -14,7 +14,7 @@
 #include "map.h"
 #include "perf_event_array.h"
 
-#define HR_PERF_FLAG_MASK                                                    \
+#define HR_PERF_FLAG_MASK \
 	(HR_F_NUMA_NODE | HR_F_ACCESS_MASK | HR_F_PRESERVE_ELEMS)
 
 struct hr_perf_array {
@@ -36,8 +36,7 @@ static int perf_check(const struct hr_map_attr *attr)
 
 static int perf_alloc(struct hr_map *map)
 {
-	struct hr_perf_array *a =
-		calloc(1, sizeof(*a) + map->attr.max_entries);
+	struct hr_perf_array *a = calloc(1, sizeof(*a) + map->attr.max_entries);
 
 	if (!a)
 		return -ENOMEM;
@@ -52,8 +51,7 @@ static void perf_free(struct hr_map *map)
 }
 
 /* Programs cannot look slots up (the verifier refuses it). */
-static void *perf_lookup(struct hr_map *map, const void *key,
-			 unsigned int cpu)
+static void *perf_lookup(struct hr_map *map, const void *key, unsigned int cpu)
 {
 	return NULL;
 }
@@ -83,8 +81,8 @@ static int perf_update_user(struct hr_map *map, const void *key,
 	return 0;
 }
 
-static int perf_update(struct hr_map *map, const void *key,
-		       const void *value, uint64_t flags, unsigned int cpu)
+static int perf_update(struct hr_map *map, const void *key, const void *value,
+		       uint64_t flags, unsigned int cpu)
 {
 	return -EINVAL; /* not from programs */
 }
@@ -136,6 +134,11 @@ const struct hr_map_ops hr_map_ops_perf_event_array = {
 	.update_user = perf_update_user,
 };
 
+static uint32_t hr_workers(const struct hr_map *map)
+{
+	return map->attr.ncpus ? map->attr.ncpus : 1;
+}
+
 static bool is_perf(const struct hr_map *map)
 {
 	return map && map->ops == &hr_map_ops_perf_event_array;
@@ -183,7 +186,9 @@ int hr_perf_output(struct hr_map *map, uint64_t flags, unsigned int cpu,
 	if (index >= map->attr.max_entries)
 		return -E2BIG;
 	fn = __atomic_load_n(&a->fn, __ATOMIC_ACQUIRE);
-	if (!fn && !__atomic_load_n(&a->open[index], __ATOMIC_ACQUIRE))
+	/* A reader opens one slot a worker, as perf_buffer one a CPU. */
+	if (!(fn && index < hr_workers(map)) &&
+	    !__atomic_load_n(&a->open[index], __ATOMIC_ACQUIRE))
 		return -ENOENT;
 	if (index != cpu)
 		return -EOPNOTSUPP;

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The skb byte accessors of helpers_skb.c that the dynptr kfuncs share
+ * (the kernel's __bpf_skb_load_bytes and __bpf_skb_store_bytes).
+ */
+#ifndef HR_BPF_HELPERS_SKB_H
+#define HR_BPF_HELPERS_SKB_H
+
+#include <stdint.h>
+
+struct hr_tc_ctx;
+
+/* 0, or -EFAULT past the packet (@to zeroed then). */
+int hr_skb_load_bytes(struct hr_tc_ctx *c, uint32_t off, void *to,
+		      uint32_t len);
+/* 0, -EINVAL for bad @flags, -EFAULT past the packet. */
+int hr_skb_store_bytes(struct hr_tc_ctx *c, uint32_t off, const void *from,
+		       uint32_t len, uint64_t flags);
+
+#endif /* HR_BPF_HELPERS_SKB_H */
