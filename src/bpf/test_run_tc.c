@@ -19,6 +19,8 @@
 /* NET_SKB_PAD + NET_IP_ALIGN on x86-64. */
 #define TC_TEST_HEADROOM 64u
 #define GSO_MAX_SEGS 65535u
+#define IP_HLEN_MIN 20u /* sizeof(struct iphdr) */
+#define IPV6_HLEN 40u /* sizeof(struct ipv6hdr) */
 #define GSO_LEGACY_MAX_SIZE 65536u
 
 #define SKB_OFF(f) offsetof(struct __sk_buff, f)
@@ -158,6 +160,15 @@ int hr_tc_test_run(struct hr_prog *prog, struct hr_test_run_opts *o)
 	c.frame_sz = HR_FRAME_SIZE;
 	memcpy(c.data, o->data_in, size);
 	skb_ctx_fill(&c, &in, size);
+	/* The kernel pulls the IP header of IPv4 and IPv6 packets before the
+	 * run (for the socket it attaches) and refuses shorter ones. */
+	if ((c.skb.protocol == htons(ETH_P_IP) &&
+	     size < ETH_HLEN + IP_HLEN_MIN) ||
+	    (c.skb.protocol == htons(ETH_P_IPV6) &&
+	     size < ETH_HLEN + IPV6_HLEN)) {
+		ret = -EINVAL;
+		goto out;
+	}
 
 	run = malloc(sizeof(*run));
 	if (!run) {

@@ -22,7 +22,8 @@ static void tc_ctx_fill(struct hr_tc_ctx *c, struct hr_skb *skb)
 {
 	struct __sk_buff *s = &c->skb;
 
-	memset(s, 0, sizeof(*s));
+	/* Helpers keep state in the context (header offsets, clones). */
+	memset(c, 0, sizeof(*c));
 	c->s = skb;
 	c->head = skb->head;
 	c->data = skb->data;
@@ -60,6 +61,14 @@ static void tc_ctx_writeback(const struct hr_tc_ctx *c, struct hr_skb *skb)
 
 	skb->data = c->data;
 	skb->len = (uint32_t)(c->data_end - c->data);
+	skb->meta_len = (uint8_t)c->meta_len;
+	/* What skb helpers may have changed (change_proto, vlan_push/pop,
+	 * set_hash). */
+	skb->protocol = (uint16_t)s->protocol;
+	skb->vlan_present = s->vlan_present;
+	skb->vlan_tci = (uint16_t)s->vlan_tci;
+	skb->vlan_proto = (uint16_t)s->vlan_proto;
+	skb->hash = s->hash;
 	skb->mark = s->mark;
 	skb->priority = s->priority;
 	skb->tc_index = (uint16_t)s->tc_index;
