@@ -55,23 +55,21 @@ static int skb_ctx_check(const struct __sk_buff *s, uint32_t len)
 	return 0;
 }
 
-/* eth_type_trans on the loopback device (address 00:00:00:00:00:00). */
+/* eth_type_trans on the loopback device: its address and its broadcast
+ * address are both 00:00:00:00:00:00, so a multicast destination (even
+ * ff:ff:ff:ff:ff:ff) is PACKET_MULTICAST. */
 static void eth_type_trans(const uint8_t *pkt, uint32_t len,
 			   struct __sk_buff *skb)
 {
-	static const uint8_t bcast[ETH_ALEN] = { 0xff, 0xff, 0xff,
-						 0xff, 0xff, 0xff };
 	static const uint8_t zero[ETH_ALEN];
 	uint16_t proto;
 
-	if (pkt[0] & 1)
-		skb->pkt_type = memcmp(pkt, bcast, ETH_ALEN) ?
-					PACKET_MULTICAST :
-					PACKET_BROADCAST;
-	else if (memcmp(pkt, zero, ETH_ALEN))
-		skb->pkt_type = PACKET_OTHERHOST;
-	else
+	if (!memcmp(pkt, zero, ETH_ALEN))
 		skb->pkt_type = PACKET_HOST;
+	else if (pkt[0] & 1)
+		skb->pkt_type = PACKET_MULTICAST;
+	else
+		skb->pkt_type = PACKET_OTHERHOST;
 
 	memcpy(&proto, pkt + 12, 2);
 	if (ntohs(proto) >= ETH_P_802_3_MIN)
