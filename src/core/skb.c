@@ -79,7 +79,8 @@ void hr_skb_from_buff(struct hr_skb *skb, const struct hr_xdp_buff *xdp,
 	skb->xdp_flags = xdp->flags;
 	/* skb_record_rx_queue stores the queue plus one; __sk_buff reads
 	 * skb->queue_mapping as it is. */
-	skb->queue_mapping = (uint16_t)(queue + 1);
+	skb->queue_mapping =
+		dev && dev->no_rx_queue_record ? 0 : (uint16_t)(queue + 1);
 	if (ops && ops->rx_hash && !ops->rx_hash(xdp, &hash, &type)) {
 		/* skb_set_hash with PKT_HASH_TYPE_L4 when the type says L4. */
 		skb->hash = hash;

@@ -107,6 +107,9 @@ struct hr_dev {
 	void (*deliver)(struct hr_dev *dev, struct hr_worker *w,
 			struct hr_skb *skb);
 	atomic_bool up;
+	/* skbs built from this device's frames get no RX queue record
+	 * (queue_mapping 0), as the kernel's veth. */
+	bool no_rx_queue_record;
 	struct hr_datapath *dp;
 	struct hr_dev_stats stats[HR_MAX_WORKERS];
 };

@@ -154,14 +154,23 @@ static void veth_drain(struct hr_dev *dev)
 {
 	struct veth_priv *p = dev->priv;
 	struct hr_xdp_frame *f;
+	uint64_t n = 0;
 	unsigned int q;
 
 	for (q = 0; q < HR_DEV_MAX_QUEUES; q++) {
 		if (!p->ring[q])
 			continue;
-		while ((f = hr_ring_consume(p->ring[q])))
+		while ((f = hr_ring_consume(p->ring[q]))) {
 			hr_xdp_return_frame(f);
+			n++;
+		}
 	}
+	/* The peer counted them sent: count them here, as dropped because
+	 * the device went down. Only this control path writes the counter,
+	 * so an atomic add on worker 0's slot cannot race a worker's. */
+	if (n)
+		__atomic_fetch_add(&dev->stats[0].drops[HR_DROP_DEV_DOWN], n,
+				   __ATOMIC_RELAXED);
 }
 
 static void veth_destroy(struct hr_dev *dev)
@@ -234,6 +243,7 @@ static int veth_new(const char *name, unsigned int nrxq, uint32_t mtu,
 	memset(p, 0, sizeof(*p));
 	dev->priv = p;
 	hr_dev_init(dev, name, &veth_ops, nrxq);
+	dev->no_rx_queue_record = true;
 	if (mtu)
 		dev->mtu = mtu;
 	hr_dev_common_setup(dev, true, &veth_meta_ops);

@@ -256,8 +256,10 @@ static unsigned int hr_cpu_run_prog(struct hr_cpu_entry *e, struct hr_worker *w,
 static void hr_cpu_stats_publish(struct hr_cpumap_kthread_stats *dst,
 				 const struct hr_cpumap_kthread_stats *src)
 {
-	hr_stat_add(&dst->processed, src->processed);
-	hr_stat_add(&dst->drops, src->drops);
+	/* processed and drops are also added to by the control thread when
+	 * an entry is torn down: atomic adds (once a batch) lose neither. */
+	__atomic_fetch_add(&dst->processed, src->processed, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&dst->drops, src->drops, __ATOMIC_RELAXED);
 	hr_stat_add(&dst->sched, src->sched);
 	hr_stat_add(&dst->xdp_pass, src->xdp_pass);
 	hr_stat_add(&dst->xdp_drop, src->xdp_drop);
@@ -421,8 +423,12 @@ static void hr_cpu_entry_release(struct hr_map *map, struct hr_cpu_entry *e)
 		drops++;
 	}
 	if (drops) {
-		hr_stat_add(&c->kth[e->cpu].s.processed, drops);
-		hr_stat_add(&c->kth[e->cpu].s.drops, drops);
+		/* The control thread adds to counters the entry's worker
+		 * also writes: an atomic add loses neither. */
+		__atomic_fetch_add(&c->kth[e->cpu].s.processed, drops,
+				   __ATOMIC_RELAXED);
+		__atomic_fetch_add(&c->kth[e->cpu].s.drops, drops,
+				   __ATOMIC_RELAXED);
 	}
 	hr_cpu_entry_destroy(e);
 }
