@@ -18,9 +18,9 @@
 #include "harness.h"
 #include "gen_packets.h"
 
-#define NPKTS 6
+#define NPKTS 7
 #define META_LEN 8
-#define OUT_MAX 8192
+#define OUT_MAX 16384
 
 /* Objects the kernel loads but headroom cannot run yet, and why. */
 static const struct {
@@ -82,7 +82,7 @@ static int capture_print(enum libbpf_print_level level, const char *fmt,
 }
 
 struct pkt {
-	uint8_t buf[1600];
+	uint8_t buf[8192];
 	uint32_t len;
 };
 
@@ -153,7 +153,7 @@ struct answer {
 static void kernel_answer(int fd, bool xdp, const struct pkt *p,
 			  uint32_t metalen, struct answer *a)
 {
-	uint8_t in[2048], out[OUT_MAX];
+	static uint8_t in[8192 + 256], out[OUT_MAX];
 	struct xdp_md md_in = { 0 }, md_out = { 0 };
 	LIBBPF_OPTS(bpf_test_run_opts, o);
 
@@ -175,7 +175,12 @@ static void kernel_answer(int fd, bool xdp, const struct pkt *p,
 	a->retval = o.retval;
 	if (xdp) {
 		t_hex(out, md_out.data, a->meta);
-		t_hex(out + md_out.data, md_out.data_end - md_out.data,
+		/* data_size_out includes fragments; ctx_out.data_end is
+		 * the end of the linear part. */
+		t_hex(out + md_out.data,
+		      o.data_size_out > md_out.data ?
+			      o.data_size_out - md_out.data :
+			      0,
 		      a->data);
 	} else {
 		a->meta[0] = '\0';
@@ -249,7 +254,7 @@ static void compare_prog(const char *path, const char *obj_name,
 			 const char *prog_name, bool xdp,
 			 const struct pkt *pkts, uint32_t metalen)
 {
-	static char cmd[65536], out[1 << 20];
+	static char cmd[1 << 17], out[1 << 20];
 	struct bpf_object *kobj;
 	struct bpf_program *kprog;
 	struct answer k;
@@ -376,6 +381,10 @@ static void test_all_progs(void)
 	for (i = 0; i < NPKTS; i++)
 		pkts[i].len = gen_packet(&rng, pkts[i].buf, sizeof(pkts[i].buf),
 					 &info);
+	/* A 6000-byte frame: multi-buffer in both (3520 linear bytes, the
+	 * rest in fragments). */
+	memset(pkts[NPKTS - 2].buf + 14, 0, 6000 - 14);
+	pkts[NPKTS - 2].len = 6000;
 	pkts[NPKTS - 1].len = 10; /* too short: both refuse it */
 	d = opendir(t_progs_dir());
 	CHECK(d != NULL, "cannot open %s", t_progs_dir());
@@ -413,7 +422,7 @@ static void expect_exit(const char *args, int want, const char *what)
  */
 static void test_map_dump(const struct pkt *pkts)
 {
-	static char cmd[65536], out[1 << 16];
+	static char cmd[1 << 17], out[1 << 17];
 	char path[4096], hex[4000], want[256];
 	struct bpf_object *kobj;
 	struct bpf_map *km;

@@ -103,7 +103,8 @@ struct test_state {
 
 static void print_result(struct test_state *st, const char *action,
 			 uint32_t retval, const uint8_t *meta, size_t meta_len,
-			 const uint8_t *data, size_t data_len, const char *error)
+			 const uint8_t *data, size_t data_len,
+			 const char *error)
 {
 	if (st->cfg->json) {
 		printf("{\"index\":%u,\"action\":", st->index);
@@ -117,7 +118,8 @@ static void print_result(struct test_state *st, const char *action,
 		hr_hex_print(stdout, meta, meta_len);
 		printf("\",\"error\":");
 		if (error)
-			printf("\"%s\"", error); /* our messages need no escaping */
+			printf("\"%s\"",
+			       error); /* our messages need no escaping */
 		else
 			printf("null");
 		printf("}\n");
@@ -141,8 +143,7 @@ static bool delivered(const struct test_state *st, uint32_t retval)
 	return (int32_t)retval != 2; /* TC_ACT_SHOT */
 }
 
-static void dump_packet(struct test_state *st, const uint8_t *data,
-			size_t len)
+static void dump_packet(struct test_state *st, const uint8_t *data, size_t len)
 {
 	if (st->dump)
 		hr_pcap_out_write(st->dump, data, len);
@@ -153,7 +154,11 @@ static bool run_packet(struct test_state *st, const uint8_t *pkt, size_t len)
 {
 	struct test_cfg *cfg = st->cfg;
 	size_t in_len = cfg->meta_len + len;
-	uint8_t *in = malloc(in_len ? in_len : 1), *out = malloc(4096);
+	/* Room for the packet grown by a tail adjustment into its last
+	 * fragment, or into the frame's tailroom. */
+	size_t out_cap = in_len + 2 * 4096;
+	uint8_t *in = malloc(in_len ? in_len : 1), *out = malloc(out_cap);
+	uint32_t data_len;
 	struct xdp_md md_in, md_out;
 	char error[160];
 	const char *action;
@@ -172,7 +177,7 @@ static bool run_packet(struct test_state *st, const uint8_t *pkt, size_t len)
 	o.data_in = in;
 	o.data_size_in = (uint32_t)in_len;
 	o.data_out = out;
-	o.data_size_out = 4096;
+	o.data_size_out = (uint32_t)out_cap;
 	if (st->xdp) {
 		memset(&md_in, 0, sizeof(md_in));
 		memset(&md_out, 0, sizeof(md_out));
@@ -193,20 +198,24 @@ static bool run_packet(struct test_state *st, const uint8_t *pkt, size_t len)
 		goto out;
 	}
 	action = hr_prog_action_name(st->prog, o.retval);
+	/* data_size_out counts the fragments too; ctx_out.data_end is the
+	 * end of the linear part only. */
+	data_len = o.data_size_out > md_out.data ?
+			   o.data_size_out - md_out.data :
+			   0;
 	if (o.abort)
 		snprintf(error, sizeof(error), "aborted at insn %u: %s",
 			 o.abort_pc, hr_abort_str(o.abort));
 	if (st->xdp)
 		print_result(st, action, o.retval, out, md_out.data,
-			     out + md_out.data, md_out.data_end - md_out.data,
+			     out + md_out.data, data_len,
 			     o.abort ? error : NULL);
 	else
 		print_result(st, action, o.retval, NULL, 0, out,
 			     o.data_size_out, o.abort ? error : NULL);
 	if (delivered(st, o.retval))
 		dump_packet(st, st->xdp ? out + md_out.data : out,
-			    st->xdp ? md_out.data_end - md_out.data :
-				      o.data_size_out);
+			    st->xdp ? data_len : o.data_size_out);
 out:
 	st->index++;
 	free(in);
@@ -449,8 +458,9 @@ int hr_cmd_test(int argc, char **argv)
 	}
 	st.xdp = !strncmp(hr_prog_type_name(st.prog), "xdp", 3);
 	if (!st.xdp && cfg.meta_len) {
-		fprintf(stderr, "headroom test: --meta is for XDP programs; "
-				"'%s' is a tc program\n",
+		fprintf(stderr,
+			"headroom test: --meta is for XDP programs; "
+			"'%s' is a tc program\n",
 			hr_prog_name(st.prog));
 		rc = HR_EXIT_USAGE;
 		goto out;

@@ -273,6 +273,8 @@ static void hr_dtab_slot_put(struct hr_dtab *d, struct hr_dtab_netdev *e,
 
 /* __dev_map_alloc_node(): the device must exist, the program must be an
  * XDP program for BPF_XDP_DEVMAP; -EINVAL otherwise. */
+#define HR_LO_IFINDEX 1
+
 static int hr_dtab_fill_node(struct hr_dtab_netdev *e,
 			     const struct hr_devmap_val *val, uint32_t idx)
 {
@@ -280,7 +282,10 @@ static int hr_dtab_fill_node(struct hr_dtab_netdev *e,
 	struct hr_prog *prog = NULL;
 
 	e->dev = dp ? hr_dev_get_by_index(dp, val->ifindex) : NULL;
-	if (!e->dev)
+	/* Without a datapath, test runs stand in for the kernel's, whose
+	 * namespace has lo at ifindex 1: an entry naming it is kept, with no
+	 * device to send to. */
+	if (!e->dev && (dp || val->ifindex != HR_LO_IFINDEX))
 		return -EINVAL;
 	if ((int32_t)val->prog > 0) {
 		prog = hr_prog_from_fd((int)val->prog);
@@ -591,7 +596,17 @@ static struct hr_xdp_frame *hr_xdpf_clone(const struct hr_xdp_frame *f,
 static bool hr_dtab_excluded(const struct hr_dtab_netdev *e,
 			     const struct hr_dev *dev_rx, bool exclude)
 {
-	return exclude && dev_rx && e->dev->ifindex == dev_rx->ifindex;
+	return exclude && dev_rx && e->dev &&
+	       e->dev->ifindex == dev_rx->ifindex;
+}
+
+/* A broadcast copy @e's device refused (it went down after the check):
+ * freed and counted on that device, never lost silently. */
+static void hr_dtab_refused(struct hr_worker *w, struct hr_dtab_netdev *e,
+			    struct hr_xdp_frame *f)
+{
+	hr_stat_add(&e->dev->stats[w->id].drops[HR_DROP_XMIT_ERROR], 1);
+	hr_xdp_return_frame(f);
 }
 
 /* Queues a clone of @f for @e; -ENOMEM when none can be made. */
@@ -605,7 +620,7 @@ static int hr_dtab_enqueue_clone(struct hr_worker *w, struct hr_dtab_netdev *e,
 	if (!n)
 		return -ENOMEM;
 	if (hr_dev_enqueue(w, e->dev, dev_rx, n, e->prog))
-		hr_xdp_return_frame(n);
+		hr_dtab_refused(w, e, n);
 	return 0;
 }
 
@@ -661,7 +676,7 @@ static int hr_dtab_enqueue_multi(struct hr_map *map, struct hr_worker *w,
 		return 0;
 	}
 	if (hr_dev_enqueue(w, last->dev, dev_rx, f, last->prog))
-		hr_xdp_return_frame(f);
+		hr_dtab_refused(w, last, f);
 	return 0;
 }
 
@@ -680,6 +695,8 @@ static int hr_dtab_xdp_enqueue(struct hr_map *map, struct hr_worker *w,
 	if (ri->flags & HR_F_BROADCAST)
 		return hr_dtab_enqueue_multi(map, w, f, dev_rx,
 					     ri->flags & HR_F_EXCLUDE_INGRESS);
+	if (!e->dev)
+		return -ENETDOWN; /* the test-run lo stand-in */
 	return hr_dev_enqueue(w, e->dev, dev_rx, f, e->prog);
 }
 
