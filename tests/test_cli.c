@@ -510,6 +510,24 @@ static void test_exit_codes(void)
 	snprintf(args, sizeof(args), "test %s/xdp_demo.o --pcap /nonexistent",
 		 dir);
 	expect_exit(args, 2, "missing pcap");
+	/* One program of the object cannot load: asking for the other by
+	 * name leaves it out (libbpf's autoload off); otherwise the load
+	 * fails naming the kfunc. */
+	snprintf(args, sizeof(args),
+		 "test %s/cli_partial.o:cli_good --hex "
+		 "0200000000020200000000010800450000140000000040110000",
+		 dir);
+	expect_exit(args, 0, "the loadable program of a partial object");
+	snprintf(args, sizeof(args),
+		 "test %s/cli_partial.o --hex "
+		 "0200000000020200000000010800450000140000000040110000",
+		 dir);
+	expect_exit(args, 1, "a partial object without a selector");
+	snprintf(args, sizeof(args),
+		 "test %s/cli_partial.o:cli_bad --hex "
+		 "0200000000020200000000010800450000140000000040110000",
+		 dir);
+	expect_exit(args, 1, "the program with the unknown kfunc");
 
 	/* --help tells of every option the command takes. */
 	snprintf(args, sizeof(args), "%s test --help", bin);

@@ -42,6 +42,11 @@ struct hr_object_open_opts {
 	 * variables (decimal or 0x hex), as a skeleton sets them. */
 	const char *const *globals;
 	size_t globals_cnt;
+	/* Function or section name of the one program wanted (as libbpf's
+	 * autoload off for the rest): another program that headroom cannot
+	 * load (an unknown kfunc, say) is left out with a note instead of
+	 * failing the object. NULL: every program must load. */
+	const char *only_prog;
 };
 
 /* Opens and loads @path; 0 or -errno with opts->errbuf filled. */

@@ -389,6 +389,18 @@ static int load_prog(struct hr_loader *ld, uint32_t sec,
 			hr_prog_free(prog);
 		return 0;
 	}
+	if (ret && ret != -ENOMEM && ld->only_prog &&
+	    strcmp(ld->only_prog, func->name) &&
+	    strcmp(ld->only_prog, s->name)) {
+		/* Not the program asked for: left out, as libbpf leaves out
+		 * programs whose autoload is off. */
+		fprintf(stderr, "headroom: %s: program '%s' left out: %s\n",
+			ld->path, func->name, err_tail(ld));
+		if (ld->err && ld->errsz)
+			ld->err[0] = '\0';
+		hr_prog_free(prog);
+		return 0;
+	}
 	if (ret)
 		hr_prog_free(prog);
 	return ret;
@@ -516,6 +528,7 @@ static int open_opts(struct hr_loader *ld,
 	ld->pin_dir = HR_OPTS_GET(opts, pin_dir, NULL);
 	ld->globals = HR_OPTS_GET(opts, globals, NULL);
 	ld->nglobals = ld->globals ? HR_OPTS_GET(opts, globals_cnt, 0) : 0;
+	ld->only_prog = HR_OPTS_GET(opts, only_prog, NULL);
 	ld->ncpus = HR_OPTS_GET(opts, ncpus, 0);
 	if (!ld->ncpus)
 		ld->ncpus = 1;

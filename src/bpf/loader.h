@@ -95,6 +95,7 @@ struct hr_loader {
 	char objname[64]; /* libbpf's object name: basename up to a dot */
 	unsigned int ncpus;
 	const struct hr_prog_type *force;
+	const char *only_prog; /* opts->only_prog */
 
 	struct hr_ld_sec *secs;
 	size_t nsecs;

@@ -95,6 +95,8 @@ struct hr_prog *hr_cli_open_prog_opts(const char *spec,
 	}
 	opts->errbuf = err;
 	opts->errbuf_sz = sizeof(err);
+	/* With PROG.o:SEL only that program has to load. */
+	opts->only_prog = sel;
 	ret = hr_object_open(path, opts, obj);
 	opts->errbuf = NULL;
 	opts->errbuf_sz = 0;
