@@ -97,7 +97,8 @@ static int tc_opcode(int32_t ret)
 	}
 }
 
-static int tc_run(struct hr_worker *w, struct hr_prog *prog, struct hr_skb *skb)
+static int tc_run(struct hr_worker *w, struct hr_prog *prog, struct hr_skb *skb,
+		  uint32_t *rd_ifindex, uint64_t *rd_flags)
 {
 	struct hr_run *run = w->run;
 	struct hr_tc_ctx c;
@@ -113,6 +114,8 @@ static int tc_run(struct hr_worker *w, struct hr_prog *prog, struct hr_skb *skb)
 			(enum hr_engine)w->dp->engine, run,
 			(uint64_t)(uintptr_t)&c.skb));
 		tc_ctx_writeback(&c, skb);
+		*rd_ifindex = c.redirect_ifindex;
+		*rd_flags = c.redirect_flags;
 		if (ret != TC_ACT_RECLASSIFY)
 			break;
 		if (limit++ >= HR_TC_MAX_RECLASSIFY)
@@ -125,14 +128,62 @@ static int tc_run(struct hr_worker *w, struct hr_prog *prog, struct hr_skb *skb)
 	return ret;
 }
 
+/* XMIT_RECURSION_LIMIT: redirects into another device's ingress nest. */
+#define HR_TC_MAX_NEST 8
+static __thread unsigned int tc_nest;
+
+/*
+ * skb_do_redirect: to the target's ingress (BPF_F_INGRESS), which runs
+ * its tc ingress and stack as a new reception, or out of the target,
+ * where the skb becomes a frame on the target's transmit bulk. Returns
+ * false when the skb was dropped (counted by the caller).
+ */
+static bool tc_redirect(struct hr_worker *w, struct hr_skb *skb,
+			uint32_t ifindex, uint64_t flags)
+{
+	struct hr_dev *to = hr_dev_get_by_index(w->dp, ifindex);
+	struct hr_xdp_frame *f;
+	uint32_t headroom;
+
+	if (!to || !atomic_load_explicit(&to->up, memory_order_acquire))
+		return false;
+	if (flags & BPF_F_INGRESS) {
+		if (tc_nest >= HR_TC_MAX_NEST)
+			return false;
+		skb->dev = to;
+		skb->ifindex = to->ifindex;
+		tc_nest++;
+		hr_skb_receive(w, skb);
+		tc_nest--;
+		return true;
+	}
+	/* Out of the device: no metadata travels with a transmitted skb. */
+	headroom = (uint32_t)(skb->data - skb->head);
+	if (headroom < sizeof(*f))
+		return false;
+	f = (struct hr_xdp_frame *)skb->head;
+	memset(f, 0, sizeof(*f));
+	f->data = skb->data;
+	f->len = skb->len;
+	f->headroom = headroom - (uint32_t)sizeof(*f);
+	f->frame_sz = skb->frame_sz;
+	f->flags = skb->xdp_flags;
+	f->dev_rx = skb->dev;
+	/* Refused (down, too big for the MTU): the caller frees the skb,
+	 * the same frame, and counts it. */
+	return hr_dev_enqueue(w, to, skb->dev, f, NULL) == 0;
+}
+
 void hr_skb_receive(struct hr_worker *w, struct hr_skb *skb)
 {
 	struct hr_dev *dev = skb->dev;
 	struct hr_dev_stats *st = &dev->stats[w->id];
 	struct hr_prog *prog = atomic_load(&dev->tc_ingress);
+	uint32_t rd_ifindex = 0;
+	uint64_t rd_flags = 0;
 
 	if (prog) {
-		switch (tc_run(w, prog, skb)) {
+		switch (tc_run(w, prog, skb, &rd_ifindex, &rd_flags)) {
 		case TC_ACT_SHOT:
 			hr_stat_add(&st->drops[HR_DROP_TC_SHOT], 1);
 			hr_skb_free(skb);
@@ -145,11 +196,12 @@ void hr_skb_receive(struct hr_worker *w, struct hr_skb *skb)
 			hr_skb_free(skb);
 			return;
 		case TC_ACT_REDIRECT:
-			/* skb_do_redirect is not implemented (bpf_redirect is
-			 * not a tc helper here yet): the skb is counted as
-			 * redirected and freed. */
 			hr_stat_add(&st->tc_redirect, 1);
-			hr_skb_free(skb);
+			if (!tc_redirect(w, skb, rd_ifindex, rd_flags)) {
+				hr_stat_add(&st->drops[HR_DROP_REDIRECT_ERROR],
+					    1);
+				hr_skb_free(skb);
+			}
 			return;
 		default: /* OK, PIPE, UNSPEC: on to the stack */
 			break;

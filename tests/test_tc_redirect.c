@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+/*
+ * TC_ACT_REDIRECT in the datapath, as skb_do_redirect: out of a veth end
+ * (the peer receives it and runs its XDP program), into another device's
+ * ingress (BPF_F_INGRESS: its stack receives it), and to a device that is
+ * down or missing (dropped and counted). Every packet accounted for, no
+ * frame left out.
+ */
+#include <string.h>
+#include <linux/bpf.h>
+
+#include <headroom/headroom.h>
+#include <headroom/datapath.h>
+#include <headroom/devices.h>
+
+#include "harness.h"
+#include "dev/dev.h"
+#include "core/pool.h"
+
+#define COUNT 200
+
+struct setup {
+	struct hr_datapath *dp;
+	struct hr_dev *gen, *a, *b, *sink;
+	struct hr_object *tc, *pass;
+};
+
+static struct hr_object *open_obj(const char *name)
+{
+	char path[4096], err[512] = "";
+	struct hr_object *obj = NULL;
+	HR_OPTS(hr_object_open_opts, o, .errbuf = err,
+		.errbuf_sz = sizeof(err));
+
+	snprintf(path, sizeof(path), "%s/%s", t_progs_dir(), name);
+	CHECK(hr_object_open(path, &o, &obj) == 0, "%s: %s", name, err);
+	return obj;
+}
+
+static void set(struct hr_object *obj, uint32_t key, uint32_t val)
+{
+	CHECK_EQ(hr_map_update_elem(hr_object_find_map(obj, "cfg"), &key, &val,
+				    0),
+		 0);
+}
+
+static struct hr_dev_counters counters(struct hr_dev *dev)
+{
+	struct hr_dev_counters c;
+
+	memset(&c, 0, sizeof(c));
+	c.sz = sizeof(c);
+	hr_dev_get_counters(dev, &c);
+	return c;
+}
+
+static int setup(struct setup *s, enum hr_engine engine)
+{
+	HR_OPTS(hr_datapath_opts, dpo, .nworkers = 1, .engine = engine);
+	HR_OPTS(hr_gen_opts, go, .count = COUNT, .pkt_size = 100);
+	HR_OPTS(hr_veth_opts, vo, .mtu = 1500);
+
+	memset(s, 0, sizeof(*s));
+	if (hr_dp_create(&dpo, &s->dp))
+		return -1;
+	CHECK_EQ(hr_dev_gen_create(s->dp, "gen0", &go, &s->gen), 0);
+	CHECK_EQ(hr_dev_veth_create_pair(s->dp, "veth0", "veth1", &vo, &s->a,
+					 &s->b),
+		 0);
+	CHECK_EQ(hr_dev_sink_create(s->dp, "sink0", NULL, &s->sink), 0);
+	s->tc = open_obj("tc_redir.o");
+	s->pass = open_obj("dev_verdict.o");
+	if (!s->gen || !s->a || !s->b || !s->sink || !s->tc || !s->pass)
+		return -1;
+	set(s->pass, 0, XDP_PASS);
+	hr_dev_attach_tc(s->gen, hr_object_find_prog(s->tc, NULL));
+	hr_dev_attach_xdp(s->b, hr_object_find_prog(s->pass, NULL));
+	hr_dev_set_stack(s->gen, s->sink);
+	hr_dev_set_stack(s->b, s->sink);
+	CHECK_EQ(hr_dp_assign_queue(s->dp, s->gen, 0, 0), 0);
+	CHECK_EQ(hr_dp_assign_queue(s->dp, s->b, 0, 0), 0);
+	CHECK_EQ(hr_dev_open(s->gen), 0);
+	CHECK_EQ(hr_dev_open(s->a), 0);
+	CHECK_EQ(hr_dev_open(s->b), 0);
+	CHECK_EQ(hr_dev_open(s->sink), 0);
+	return 0;
+}
+
+static void finish(struct setup *s)
+{
+	CHECK_EQ(hr_pool_outstanding(s->gen->pool), 0);
+	CHECK_EQ(hr_pool_outstanding(s->a->pool), 0);
+	CHECK_EQ(hr_pool_outstanding(s->b->pool), 0);
+	hr_dp_destroy(s->dp);
+	hr_object_close(s->tc);
+	hr_object_close(s->pass);
+}
+
+/* Out of veth A: B receives every packet, PASSes it to its stack. */
+static void test_egress(enum hr_engine engine)
+{
+	struct hr_dev_counters g, a, b;
+	struct setup s;
+
+	if (setup(&s, engine))
+		return;
+	set(s.tc, 0, hr_dev_ifindex(s.a));
+	set(s.tc, 1, 0);
+	CHECK_EQ(hr_dp_run_until_idle(s.dp, 10000), 0);
+	g = counters(s.gen);
+	a = counters(s.a);
+	b = counters(s.b);
+	CHECK_EQ(g.rx_packets, COUNT);
+	CHECK_EQ(g.tc_redirect, COUNT);
+	CHECK_EQ(g.delivered, 0);
+	CHECK_EQ(a.tx_packets, COUNT);
+	CHECK_EQ(b.rx_packets, COUNT);
+	CHECK_EQ(b.xdp_pass, COUNT);
+	CHECK_EQ(b.delivered, COUNT);
+	finish(&s);
+}
+
+/* Into B's ingress: B's stack gets them, nothing crosses the veth. */
+static void test_ingress(enum hr_engine engine)
+{
+	struct hr_dev_counters g, a, b;
+	struct setup s;
+
+	if (setup(&s, engine))
+		return;
+	set(s.tc, 0, hr_dev_ifindex(s.b));
+	set(s.tc, 1, BPF_F_INGRESS);
+	CHECK_EQ(hr_dp_run_until_idle(s.dp, 10000), 0);
+	g = counters(s.gen);
+	a = counters(s.a);
+	b = counters(s.b);
+	CHECK_EQ(g.tc_redirect, COUNT);
+	CHECK_EQ(a.tx_packets, 0);
+	CHECK_EQ(b.rx_packets, 0);
+	CHECK_EQ(b.delivered, COUNT);
+	finish(&s);
+}
+
+/* A missing target and a stopped one: dropped, counted, freed. */
+static void test_bad_target(enum hr_engine engine)
+{
+	struct hr_dev_counters g;
+	struct setup s;
+
+	if (setup(&s, engine))
+		return;
+	set(s.tc, 0, 250);
+	set(s.tc, 1, 0);
+	CHECK_EQ(hr_dp_run_until_idle(s.dp, 10000), 0);
+	g = counters(s.gen);
+	CHECK_EQ(g.tc_redirect, COUNT);
+	CHECK_EQ(g.drops_total, COUNT);
+	finish(&s);
+
+	if (setup(&s, engine))
+		return;
+	hr_dev_close(s.a);
+	set(s.tc, 0, hr_dev_ifindex(s.a));
+	set(s.tc, 1, 0);
+	CHECK_EQ(hr_dp_run_until_idle(s.dp, 10000), 0);
+	g = counters(s.gen);
+	CHECK_EQ(g.tc_redirect, COUNT);
+	CHECK_EQ(g.drops_total, COUNT);
+	CHECK_EQ(counters(s.b).rx_packets, 0);
+	finish(&s);
+}
+
+int main(void)
+{
+	enum hr_engine engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		test_egress(engines[i]);
+		test_ingress(engines[i]);
+		test_bad_target(engines[i]);
+	}
+	return t_done();
+}
