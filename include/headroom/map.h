@@ -30,4 +30,20 @@ int hr_map_update_elem(struct hr_map *map, const void *key, const void *value,
 int hr_map_delete_elem(struct hr_map *map, const void *key);
 int hr_map_get_next_key(struct hr_map *map, const void *key, void *next_key);
 
+/*
+ * BPF_MAP_LOOKUP_BATCH (libbpf's bpf_map_lookup_batch): up to *@count
+ * entries into @keys and @values (user value layout, see
+ * hr_map_user_value_size()), resuming after the token at @in_batch (NULL:
+ * from the start) and writing the next token to @out_batch. The token is
+ * a key (key_size bytes) for arrays and LPM tries, a uint32_t for hash
+ * maps. *@count is set to the number copied, also on -ENOENT, which marks
+ * the end of the walk. -ENOSPC when the first entries to copy do not fit
+ * into *@count, -EINVAL for @elem_flags other than BPF_F_LOCK (and for
+ * BPF_F_LOCK itself), -EFAULT for a NULL buffer that was needed, -ENOTSUPP
+ * (524) for map types without batch operations.
+ */
+int hr_map_lookup_batch(struct hr_map *map, void *in_batch, void *out_batch,
+			void *keys, void *values, uint32_t *count,
+			uint64_t elem_flags);
+
 #endif /* HEADROOM_MAP_H */
