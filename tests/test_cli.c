@@ -423,7 +423,8 @@ static void expect_exit(const char *args, int want, const char *what)
 static void test_map_dump(const struct pkt *pkts)
 {
 	static char cmd[1 << 17], out[1 << 17];
-	char path[4096], hex[4000], want[256];
+	static char hex[2 * sizeof(((struct pkt *)0)->buf) + 1];
+	char path[4096], want[256];
 	struct bpf_object *kobj;
 	struct bpf_map *km;
 	uint32_t key = 0x0100000a, k2;
