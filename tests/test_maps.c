@@ -612,8 +612,8 @@ static void *stress_thread(void *p)
 			 */
 			pv = a->map->ops->lookup(a->map, &key, 0);
 			if (pv) {
-				uint64_t v = __atomic_load_n(pv,
-							     __ATOMIC_RELAXED);
+				uint64_t v =
+					__atomic_load_n(pv, __ATOMIC_RELAXED);
 
 				if (v % 1000 || v / 1000 >= 24)
 					a->bad++;
