@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include <getopt.h>
+
 #include <headroom/headroom.h>
 
 /* Exit codes of every subcommand. */
@@ -40,6 +42,38 @@ struct hr_prog *hr_cli_open_prog_opts(const char *spec,
 				      struct hr_object **obj);
 
 int hr_cli_engine(const char *name, enum hr_engine *engine);
+
+/* How to open the object, shared by test and inspect: --btf, --type,
+ * --map-size, --pin-dir, --set. */
+struct hr_cli_load {
+	const char *btf;
+	const char *type;
+	const char *pin_dir;
+	const char **sizes;
+	const char **sets;
+	int nsizes;
+	int nsets;
+};
+
+/* Their getopt_long entries, for the commands' option tables. */
+#define HR_CLI_LOAD_LONGOPTS                                  \
+	{ "btf", required_argument, NULL, 'B' },              \
+		{ "type", required_argument, NULL, 't' },     \
+		{ "map-size", required_argument, NULL, 'S' }, \
+		{ "pin-dir", required_argument, NULL, 'P' },  \
+	{                                                     \
+		"set", required_argument, NULL, 'V'           \
+	}
+
+/* Room for @argc repeated options; 0 or -ENOMEM. */
+int hr_cli_load_init(struct hr_cli_load *l, int argc);
+/* 1 when option @c was one of these, 0 when not, -EINVAL after a
+ * message. */
+int hr_cli_load_opt(struct hr_cli_load *l, int c, const char *arg);
+/* Fills the matching fields of @o. */
+void hr_cli_load_apply(const struct hr_cli_load *l,
+		       struct hr_object_open_opts *o);
+void hr_cli_load_free(struct hr_cli_load *l);
 
 /* --map NAME=KEY:VALUE entries into @obj's maps; 0 or -errno after a
  * message naming the argument. */

@@ -35,9 +35,7 @@ static const char inspect_usage[] =
 struct inspect_cfg {
 	const char *path;
 	bool json;
-	const char *btf, *type, *pin_dir;
-	const char **sizes, **sets;
-	int nsizes, nsets;
+	struct hr_cli_load load;
 };
 
 /* Our strings need escaping only for quotes and backslashes. */
@@ -237,45 +235,28 @@ static int parse_args(int argc, char **argv, struct inspect_cfg *cfg)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
-		{ "btf", required_argument, NULL, 'B' },
-		{ "type", required_argument, NULL, 't' },
-		{ "map-size", required_argument, NULL, 'S' },
-		{ "pin-dir", required_argument, NULL, 'P' },
-		{ "set", required_argument, NULL, 'V' },
+		HR_CLI_LOAD_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, ret;
 
-	cfg->sizes = calloc((size_t)argc, sizeof(*cfg->sizes));
-	cfg->sets = calloc((size_t)argc, sizeof(*cfg->sets));
-	if (!cfg->sizes || !cfg->sets)
+	if (hr_cli_load_init(&cfg->load, argc))
 		return -ENOMEM;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			cfg->json = true;
 			break;
-		case 'B':
-			cfg->btf = optarg;
-			break;
-		case 't':
-			cfg->type = optarg;
-			break;
-		case 'S':
-			cfg->sizes[cfg->nsizes++] = optarg;
-			break;
-		case 'P':
-			cfg->pin_dir = optarg;
-			break;
-		case 'V':
-			cfg->sets[cfg->nsets++] = optarg;
-			break;
 		case 'h':
 			fputs(inspect_usage, stdout);
 			exit(HR_EXIT_OK);
 		default:
-			fputs(inspect_usage, stderr);
+			ret = hr_cli_load_opt(&cfg->load, c, optarg);
+			if (ret > 0)
+				break;
+			if (!ret)
+				fputs(inspect_usage, stderr);
 			return -EINVAL;
 		}
 	}
@@ -300,10 +281,8 @@ int hr_cmd_inspect(int argc, char **argv)
 		goto out;
 	}
 	HR_OPTS(hr_object_open_opts, opts, .errbuf = err,
-		.errbuf_sz = sizeof(err), .force_type = cfg.type,
-		.btf_path = cfg.btf, .pin_dir = cfg.pin_dir,
-		.map_sizes = cfg.sizes, .map_sizes_cnt = (size_t)cfg.nsizes,
-		.globals = cfg.sets, .globals_cnt = (size_t)cfg.nsets);
+		.errbuf_sz = sizeof(err));
+	hr_cli_load_apply(&cfg.load, &opts);
 	ret = hr_object_open_inspect(cfg.path, &opts, &obj, &in);
 	if (ret) {
 		fprintf(stderr, "headroom: %s\n",
@@ -322,7 +301,6 @@ int hr_cmd_inspect(int argc, char **argv)
 out:
 	hr_inspect_free(in);
 	hr_object_close(obj);
-	free(cfg.sizes);
-	free(cfg.sets);
+	hr_cli_load_free(&cfg.load);
 	return rc;
 }

@@ -72,19 +72,13 @@ struct test_cfg {
 	const char *spec;
 	const char *pcap;
 	const char *out;
-	const char *type;
 	char **hex;
 	int nhex;
 	char **maps;
 	int nmaps;
 	bool dump_maps;
 	bool events;
-	const char *btf;
-	const char *pin_dir;
-	const char **sizes;
-	int nsizes;
-	const char **sets;
-	int nsets;
+	struct hr_cli_load load;
 	uint8_t *meta;
 	size_t meta_len;
 	uint32_t repeat;
@@ -273,25 +267,19 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 		{ "json", no_argument, NULL, 'j' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "engine", required_argument, NULL, 'e' },
-		{ "type", required_argument, NULL, 't' },
 		{ "map", required_argument, NULL, 'M' },
 		{ "dump-maps", no_argument, NULL, 'D' },
-		{ "btf", required_argument, NULL, 'B' },
-		{ "map-size", required_argument, NULL, 'S' },
-		{ "pin-dir", required_argument, NULL, 'P' },
-		{ "set", required_argument, NULL, 'V' },
+		HR_CLI_LOAD_LONGOPTS,
 		{ "events", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
-	int c;
+	int c, ret;
 
 	cfg->hex = calloc((size_t)argc, sizeof(*cfg->hex));
 	cfg->maps = calloc((size_t)argc, sizeof(*cfg->maps));
-	cfg->sizes = calloc((size_t)argc, sizeof(*cfg->sizes));
-	cfg->sets = calloc((size_t)argc, sizeof(*cfg->sets));
-	if (!cfg->hex || !cfg->maps || !cfg->sizes || !cfg->sets)
+	if (!cfg->hex || !cfg->maps || hr_cli_load_init(&cfg->load, argc))
 		return -ENOMEM;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -331,31 +319,11 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 				return -EINVAL;
 			}
 			break;
-		case 't':
-			if (strcmp(optarg, "xdp") && strcmp(optarg, "tc")) {
-				fprintf(stderr,
-					"headroom: --type: want xdp or tc\n");
-				return -EINVAL;
-			}
-			cfg->type = optarg;
-			break;
 		case 'M':
 			cfg->maps[cfg->nmaps++] = optarg;
 			break;
 		case 'D':
 			cfg->dump_maps = true;
-			break;
-		case 'B':
-			cfg->btf = optarg;
-			break;
-		case 'S':
-			cfg->sizes[cfg->nsizes++] = optarg;
-			break;
-		case 'P':
-			cfg->pin_dir = optarg;
-			break;
-		case 'V':
-			cfg->sets[cfg->nsets++] = optarg;
 			break;
 		case 'E':
 			cfg->events = true;
@@ -364,7 +332,11 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 			fputs(test_usage, stdout);
 			exit(HR_EXIT_OK);
 		default:
-			fputs(test_usage, stderr);
+			ret = hr_cli_load_opt(&cfg->load, c, optarg);
+			if (ret > 0)
+				break;
+			if (!ret)
+				fputs(test_usage, stderr);
 			return -EINVAL;
 		}
 	}
@@ -432,11 +404,9 @@ static int open_out(struct test_state *st)
 static struct hr_prog *open_prog(const struct test_cfg *cfg,
 				 struct hr_object **obj)
 {
-	HR_OPTS(hr_object_open_opts, opts, .force_type = cfg->type,
-		.btf_path = cfg->btf, .pin_dir = cfg->pin_dir,
-		.map_sizes = cfg->sizes, .map_sizes_cnt = (size_t)cfg->nsizes,
-		.globals = cfg->sets, .globals_cnt = (size_t)cfg->nsets);
+	HR_OPTS(hr_object_open_opts, opts);
 
+	hr_cli_load_apply(&cfg->load, &opts);
 	return hr_cli_open_prog_opts(cfg->spec, &opts, obj);
 }
 
@@ -481,8 +451,7 @@ out:
 	hr_object_close(obj);
 	free(cfg.hex);
 	free(cfg.maps);
-	free(cfg.sizes);
-	free(cfg.sets);
+	hr_cli_load_free(&cfg.load);
 	free(cfg.meta);
 	return rc;
 }

@@ -127,3 +127,55 @@ int hr_cli_engine(const char *name, enum hr_engine *engine)
 		return -EINVAL;
 	return 0;
 }
+
+int hr_cli_load_init(struct hr_cli_load *l, int argc)
+{
+	memset(l, 0, sizeof(*l));
+	l->sizes = calloc((size_t)argc + 1, sizeof(*l->sizes));
+	l->sets = calloc((size_t)argc + 1, sizeof(*l->sets));
+	return l->sizes && l->sets ? 0 : -ENOMEM;
+}
+
+int hr_cli_load_opt(struct hr_cli_load *l, int c, const char *arg)
+{
+	switch (c) {
+	case 'B':
+		l->btf = arg;
+		return 1;
+	case 't':
+		if (strcmp(arg, "xdp") && strcmp(arg, "tc")) {
+			fprintf(stderr, "headroom: --type: want xdp or tc\n");
+			return -EINVAL;
+		}
+		l->type = arg;
+		return 1;
+	case 'S':
+		l->sizes[l->nsizes++] = arg;
+		return 1;
+	case 'P':
+		l->pin_dir = arg;
+		return 1;
+	case 'V':
+		l->sets[l->nsets++] = arg;
+		return 1;
+	}
+	return 0;
+}
+
+void hr_cli_load_apply(const struct hr_cli_load *l,
+		       struct hr_object_open_opts *o)
+{
+	o->force_type = l->type;
+	o->btf_path = l->btf;
+	o->pin_dir = l->pin_dir;
+	o->map_sizes = l->sizes;
+	o->map_sizes_cnt = (size_t)l->nsizes;
+	o->globals = l->sets;
+	o->globals_cnt = (size_t)l->nsets;
+}
+
+void hr_cli_load_free(struct hr_cli_load *l)
+{
+	free(l->sizes);
+	free(l->sets);
+}
