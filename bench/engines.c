@@ -8,7 +8,12 @@
  * (loaded at run time with dlopen, so the build does not depend on it).
  *
  *   (a) XDP_DROP   (b) parse Eth/IPv4/UDP, DROP port 9 else PASS
+ *   (c) read the three RX hints, write 16 bytes of metadata, PASS (on a
+ *       device with hints: headroom's engines and the floor only; the
+ *       kernel cannot test-run a device-bound program, rte_bpf has no
+ *       kfuncs)
  *   (d) swap MACs and XDP_TX
+ *   (e) (b) plus a count per IPv4 source in a hash map (rte_bpf: no maps)
  *
  * Each figure is the median of RUNS measurements of REPEAT runs, with the
  * minimum and maximum. Usage: engines [--json] [--repeat N] [--runs N]
@@ -31,6 +36,7 @@
 #include "bpf/ctx.h"
 #include "bpf/engine.h"
 #include "bpf/isa.h"
+#include "bpf/jit.h"
 #include "bpf/prog.h"
 
 #define MAX_RUNS 31
@@ -73,6 +79,16 @@ struct bench {
 	const char *obj;
 	uint32_t expect;
 	uint32_t (*floor)(void *ctx);
+	int dpdk; /* index of its rte_bpf version, -1: none */
+	bool hints; /* runs on a device with RX hints */
+	bool no_kernel; /* the kernel cannot test-run it */
+	/* headroom's JIT, prepared by engine_loop and kept for run_dpdk,
+	 * which times it interleaved with rte_bpf's JIT. */
+	hr_jit_fn jfn;
+	struct hr_run *jrun;
+	struct hr_xdp_ctx *jctx;
+	uint8_t *jpage;
+	struct hr_object *jobj;
 	struct stat s[C__MAX];
 	char note[C__MAX][96];
 };
@@ -84,6 +100,55 @@ static uint8_t packet[64];
  * that holds real pointers. */
 struct floor_ctx {
 	uint8_t *data, *data_end;
+	struct hr_xdp_buff *xdp; /* (c): the device's hints */
+};
+
+/* The bench device's hints (a driver reading its RX descriptor). */
+struct bench_desc {
+	uint64_t ts;
+	uint32_t hash, rss;
+	uint16_t proto, tci;
+};
+
+static int bench_rx_ts(const struct hr_xdp_buff *xdp, uint64_t *ts)
+{
+	const struct bench_desc *d = xdp->hints;
+
+	*ts = d->ts;
+	return 0;
+}
+
+static int bench_rx_hash(const struct hr_xdp_buff *xdp, uint32_t *hash,
+			 uint32_t *rss)
+{
+	const struct bench_desc *d = xdp->hints;
+
+	*hash = d->hash;
+	*rss = d->rss;
+	return 0;
+}
+
+static int bench_rx_vlan(const struct hr_xdp_buff *xdp, uint16_t *proto,
+			 uint16_t *tci)
+{
+	const struct bench_desc *d = xdp->hints;
+
+	*proto = d->proto;
+	*tci = d->tci;
+	return 0;
+}
+
+static const struct hr_xdp_metadata_ops bench_ops = {
+	.rx_timestamp = bench_rx_ts,
+	.rx_hash = bench_rx_hash,
+	.rx_vlan_tag = bench_rx_vlan,
+};
+static const struct bench_desc bench_desc = {
+	.ts = 1700000000123456789ull,
+	.hash = 0x9e3779b9,
+	.rss = 0x19,
+	.proto = 0x0081,
+	.tci = 42,
 };
 
 __attribute__((noinline)) static uint32_t floor_drop(void *c)
@@ -110,6 +175,52 @@ __attribute__((noinline)) static uint32_t floor_parse(void *c)
 	return udp[2] == 0 && udp[3] == 9 ? XDP_DROP : XDP_PASS;
 }
 
+__attribute__((noinline)) static uint32_t floor_hints(void *c)
+{
+	struct floor_ctx *x = c;
+	const struct hr_xdp_metadata_ops *ops = x->xdp->rxq->meta_ops;
+	uint32_t m[4] = { 0 }, h = 0, t = 0;
+	uint64_t ts = 0;
+	uint16_t p = 0, tci = 0;
+
+	ops->rx_hash(x->xdp, &h, &t);
+	ops->rx_timestamp(x->xdp, &ts);
+	ops->rx_vlan_tag(x->xdp, &p, &tci);
+	m[0] = h;
+	m[1] = t;
+	m[2] = (uint32_t)ts;
+	m[3] = tci | (uint32_t)p << 16;
+	memcpy(x->data - 16, m, 16);
+	return XDP_PASS;
+}
+
+/* (e)'s map in C: open addressing on the source address. */
+static struct {
+	uint32_t key;
+	uint64_t cnt;
+} floor_map[1024];
+
+__attribute__((noinline)) static uint32_t floor_count(void *c)
+{
+	struct floor_ctx *x = c;
+	uint8_t *p = x->data, *end = x->data_end;
+	uint32_t src, i;
+
+	if (p + 14 > end || p[12] != 0x08 || p[13] != 0x00)
+		return XDP_PASS;
+	if (p + 34 > end || (p[14] & 15) < 5)
+		return XDP_PASS;
+	memcpy(&src, p + 26, 4);
+	for (i = src * 2654435761u % 1024;; i = (i + 1) % 1024) {
+		if (floor_map[i].cnt && floor_map[i].key != src)
+			continue;
+		floor_map[i].key = src;
+		floor_map[i].cnt++;
+		break;
+	}
+	return floor_parse(c);
+}
+
 __attribute__((noinline)) static uint32_t floor_swap(void *c)
 {
 	struct floor_ctx *x = c;
@@ -124,10 +235,15 @@ __attribute__((noinline)) static uint32_t floor_swap(void *c)
 }
 
 static struct bench benches[] = {
-	{ "drop", "(a) XDP_DROP", "bench_drop.o", XDP_DROP, floor_drop },
+	{ "drop", "(a) XDP_DROP", "bench_drop.o", XDP_DROP, floor_drop, 0 },
 	{ "parse", "(b) parse, DROP udp/9", "bench_parse.o", XDP_DROP,
-	  floor_parse },
-	{ "swap", "(d) swap MACs, XDP_TX", "bench_swap.o", XDP_TX, floor_swap },
+	  floor_parse, 1 },
+	{ "hints", "(c) 3 hints, 16B meta", "bench_hints.o", XDP_PASS,
+	  floor_hints, -1, true, true },
+	{ "swap", "(d) swap MACs, XDP_TX", "bench_swap.o", XDP_TX, floor_swap,
+	  2 },
+	{ "count", "(e) (b) + hash count", "bench_srccount.o", XDP_DROP,
+	  floor_count, -1 },
 };
 #define NBENCH (sizeof(benches) / sizeof(benches[0]))
 
@@ -227,9 +343,16 @@ static void run_floor(struct bench *b)
 	uint32_t ret = 0;
 	unsigned int r, i;
 
-	memcpy(pkt, packet, sizeof(pkt));
-	c.data = pkt;
-	c.data_end = pkt + sizeof(pkt);
+	static uint8_t frame[sizeof(packet) + 256];
+	struct hr_rxq_info rxq = { .meta_supported = true,
+				   .meta_ops = &bench_ops };
+	struct hr_xdp_buff xdp = { .rxq = &rxq, .hints = &bench_desc };
+
+	(void)pkt;
+	memcpy(frame + 256, packet, sizeof(packet));
+	c.data = frame + 256;
+	c.data_end = frame + 256 + sizeof(packet);
+	c.xdp = &xdp;
 	for (r = 0; r < runs; r++) {
 		t0 = now_ns();
 		for (i = 0; i < repeat; i++)
@@ -250,6 +373,9 @@ static void engine_loop(struct bench *b, struct hr_prog *prog, enum col col,
 {
 	struct hr_xdp_ctx *c;
 	struct hr_run *run;
+	hr_jit_fn volatile fn;
+	struct hr_rxq_info rxq = { 0 };
+	struct hr_xdp_buff xdp = { 0 };
 	double v[MAX_RUNS], t0;
 	unsigned int r, i;
 	uint64_t ret = 0;
@@ -264,17 +390,33 @@ static void engine_loop(struct bench *b, struct hr_prog *prog, enum col col,
 		goto out;
 	}
 	memcpy(page + 256, packet, sizeof(packet));
-	c->md.data = hr_ptr32(page + 256);
-	c->md.data_end = hr_ptr32(page + 256 + sizeof(packet));
-	c->md.data_meta = c->md.data;
+	rxq.meta_supported = true;
+	rxq.meta_ops = &bench_ops;
+	xdp.data_hard_start = page;
+	xdp.data = page + 256;
+	xdp.data_meta = page + 256;
+	xdp.data_end = page + 256 + sizeof(packet);
+	xdp.frame_sz = 4096;
+	xdp.rxq = &rxq;
+	xdp.hints = &bench_desc;
+	c->xdp = &xdp;
 	hr_prog_run_init(prog, run, &c->md);
 	run->priv = c;
-	run->pkt_lo = (uintptr_t)(page + 256);
-	run->pkt_hi = (uintptr_t)(page + 256 + sizeof(packet));
+	hr_xdp_ctx_sync(c, run);
+	if (b->hints)
+		goto hints;
+	/* The JIT as the datapath calls it, and as rte_bpf's JIT is: one
+	 * indirect call to the compiled code. */
+	fn = eng == HR_ENGINE_JIT ? hr_jit_entry(&prog->vm) : NULL;
 	for (r = 0; r < runs; r++) {
 		t0 = now_ns();
-		for (i = 0; i < repeat; i++)
-			ret = hr_engine_run(eng, run, (uintptr_t)&c->md);
+		if (fn)
+			for (i = 0; i < repeat; i++)
+				ret = fn((uintptr_t)&c->md, 0, run);
+		else
+			for (i = 0; i < repeat; i++)
+				ret = hr_engine_run(eng, run,
+						    (uintptr_t)&c->md);
 		v[r] = (now_ns() - t0) / repeat;
 		if (run->abort) {
 			snprintf(b->note[col], sizeof(b->note[col]), "abort %s",
@@ -282,8 +424,39 @@ static void engine_loop(struct bench *b, struct hr_prog *prog, enum col col,
 			goto out;
 		}
 	}
+	goto done;
+hints:
+	/* Each packet arrives without metadata: data_meta back at data,
+	 * as a fresh buff has it (three stores a run, in every column). */
+	fn = eng == HR_ENGINE_JIT ? hr_jit_entry(&prog->vm) : NULL;
+	for (r = 0; r < runs; r++) {
+		t0 = now_ns();
+		for (i = 0; i < repeat; i++) {
+			xdp.data_meta = xdp.data;
+			c->md.data_meta = c->md.data;
+			run->pkt_lo = (uintptr_t)xdp.data;
+			ret = fn ? fn((uintptr_t)&c->md, 0, run) :
+				   hr_engine_run(eng, run, (uintptr_t)&c->md);
+		}
+		v[r] = (now_ns() - t0) / repeat;
+		if (run->abort) {
+			snprintf(b->note[col], sizeof(b->note[col]), "abort %s",
+				 hr_abort_str(run->abort));
+			goto out;
+		}
+	}
+done:
 	summarize(&b->s[col], v, runs);
 	b->s[col].ret = (uint32_t)ret;
+	if (fn && !b->hints && b->dpdk >= 0) {
+		/* Kept for the interleaved comparison with rte_bpf. */
+		c->xdp = NULL;
+		b->jfn = fn;
+		b->jrun = run;
+		b->jctx = c;
+		b->jpage = page;
+		return;
+	}
 out:
 	if (page != MAP_FAILED)
 		munmap(page, 4096);
@@ -311,6 +484,14 @@ static void run_headroom(struct bench *b, enum col col, enum hr_engine eng)
 		return;
 	}
 	prog = hr_object_find_prog(obj, NULL);
+	if (b->hints && prog) {
+		snprintf(b->note[col], sizeof(b->note[col]),
+			 "not run: a test run has no device with hints");
+		engine_loop(b, prog, col == C_JIT ? C_JIT_CALL : C_INTERP_CALL,
+			    eng);
+		hr_object_close(obj);
+		return;
+	}
 	for (r = 0; r < runs && prog; r++) {
 		struct hr_test_run_opts o = {
 			.sz = sizeof(o),
@@ -339,10 +520,26 @@ static void run_headroom(struct bench *b, enum col col, enum hr_engine eng)
 		engine_loop(b, prog, col == C_JIT ? C_JIT_CALL : C_INTERP_CALL,
 			    eng);
 	}
-	hr_object_close(obj);
+	if (b->jfn && !b->jobj)
+		b->jobj = obj; /* its code is in use until run_dpdk */
+	else
+		hr_object_close(obj);
 }
 
+static void run_kernel_prog(struct bench *b);
+
 static void run_kernel(struct bench *b)
+{
+	if (b->no_kernel) {
+		snprintf(b->note[C_KERNEL], sizeof(b->note[0]),
+			 "device-bound (hint kfuncs): the kernel cannot "
+			 "test-run it");
+		return;
+	}
+	run_kernel_prog(b);
+}
+
+static void run_kernel_prog(struct bench *b)
 {
 	struct bpf_object *obj;
 	struct bpf_program *prog;
@@ -495,10 +692,19 @@ static void run_dpdk(struct bench *b, unsigned int idx)
 	struct dpdk_jit jit = { 0 };
 	double v[MAX_RUNS], t0;
 	uint64_t (*volatile fn)(void *);
-	uint64_t ret = 0;
+	hr_jit_fn volatile hfn;
+	double w[MAX_RUNS];
+	unsigned int k;
+	uint64_t ret = 0, hret = 0;
 	unsigned int r, i;
 	void *bpf;
 
+	if (idx > 2) {
+		snprintf(b->note[C_DPDK_JIT], sizeof(b->note[0]),
+			 "rte_bpf has no maps or kfuncs");
+		strcpy(b->note[C_DPDK_INTERP], b->note[C_DPDK_JIT]);
+		return;
+	}
 	if (!dpdk_open(&api, b->note[C_DPDK_JIT], sizeof(b->note[0]))) {
 		strcpy(b->note[C_DPDK_INTERP], b->note[C_DPDK_JIT]);
 		return;
@@ -526,14 +732,33 @@ static void run_dpdk(struct bench *b, unsigned int idx)
 		return;
 	}
 	fn = jit.func;
+	hfn = b->jfn;
+	/* headroom's JIT in the same time window, run for run, which of
+	 * the two goes first alternating. */
 	for (r = 0; r < runs; r++) {
-		t0 = now_ns();
-		for (i = 0; i < repeat; i++)
-			ret = fn(pkt);
-		v[r] = (now_ns() - t0) / repeat;
+		for (k = 0; k < 2; k++) {
+			if ((k ^ r) & 1) {
+				if (!hfn)
+					continue;
+				t0 = now_ns();
+				for (i = 0; i < repeat; i++)
+					hret = hfn((uintptr_t)&b->jctx->md, 0,
+						   b->jrun);
+				w[r] = (now_ns() - t0) / repeat;
+				continue;
+			}
+			t0 = now_ns();
+			for (i = 0; i < repeat; i++)
+				ret = fn(pkt);
+			v[r] = (now_ns() - t0) / repeat;
+		}
 	}
 	summarize(&b->s[C_DPDK_JIT], v, runs);
 	b->s[C_DPDK_JIT].ret = (uint32_t)ret;
+	if (hfn) {
+		summarize(&b->s[C_JIT_CALL], w, runs);
+		b->s[C_JIT_CALL].ret = (uint32_t)hret;
+	}
 	api.destroy(bpf);
 }
 
@@ -575,8 +800,9 @@ static void print_table(void)
 				       col_names[c], b->s[c].ret, b->expect);
 		}
 	}
-	printf("(c) hints + metadata and (e) hash-map count are not here "
-	       "yet; (c) cannot be test-run in the kernel (device-bound).\n");
+	printf("hr JIT call: the compiled code called through one pointer "
+	       "(hr_jit_entry), as DPDK's JIT is, timed run for run with it "
+	       "where rte_bpf runs the program.\n");
 }
 
 static void print_json(void)
@@ -642,11 +868,23 @@ int main(int argc, char **argv)
 		run_headroom(&benches[i], C_INTERP, HR_ENGINE_INTERP);
 		run_headroom(&benches[i], C_JIT, HR_ENGINE_JIT);
 		run_kernel(&benches[i]);
-		run_dpdk(&benches[i], i);
+		run_dpdk(&benches[i], benches[i].dpdk < 0 ?
+					      99 :
+					      (unsigned int)benches[i].dpdk);
 	}
 	if (json)
 		print_json();
 	else
 		print_table();
+	for (i = 0; i < NBENCH; i++) {
+		struct bench *b = &benches[i];
+
+		if (b->jpage)
+			munmap(b->jpage, 4096);
+		free(b->jrun);
+		free(b->jctx);
+		if (b->jobj)
+			hr_object_close(b->jobj);
+	}
 	return 0;
 }

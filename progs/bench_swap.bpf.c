@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* bench/engines (d): swap the Ethernet addresses and send it back. */
+/*
+ * bench/engines (d): swap the Ethernet addresses and send it back, as
+ * DPDK's version of it does: a 4- and a 2-byte move per address (x86 and
+ * the kernel's verifier on it allow unaligned packet access).
+ */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
 #include <bpf/bpf_helpers.h>
@@ -9,14 +13,19 @@ int bench_swap(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
-	struct ethhdr *eth = data;
-	unsigned char tmp[ETH_ALEN];
+	__u32 d0, s0;
+	__u16 d1, s1;
 
-	if ((void *)(eth + 1) > data_end)
+	if (data + ETH_HLEN > data_end)
 		return XDP_DROP;
-	__builtin_memcpy(tmp, eth->h_dest, ETH_ALEN);
-	__builtin_memcpy(eth->h_dest, eth->h_source, ETH_ALEN);
-	__builtin_memcpy(eth->h_source, tmp, ETH_ALEN);
+	d0 = *(__u32 *)data;
+	d1 = *(__u16 *)(data + 4);
+	s0 = *(__u32 *)(data + 6);
+	s1 = *(__u16 *)(data + 10);
+	*(__u32 *)data = s0;
+	*(__u16 *)(data + 4) = s1;
+	*(__u32 *)(data + 6) = d0;
+	*(__u16 *)(data + 10) = d1;
 	return XDP_TX;
 }
 

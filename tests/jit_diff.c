@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <linux/bpf.h>
 
 #include "bpf/engine.h"
 #include "jit_diff.h"
@@ -22,7 +24,12 @@ bool jd_ctx_access(const struct hr_prog *prog, int off, int size, bool write)
 int jd_env_init(struct jd_env *e)
 {
 	memset(e, 0, sizeof(*e));
-	e->arena = aligned_alloc(64, JD_ARENA_LEN);
+	/* Below 4 GiB, so that struct xdp_md's 32-bit data fields can hold
+	 * arena addresses (jd_xdp_ctx). */
+	e->arena = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	if (e->arena == MAP_FAILED)
+		e->arena = NULL;
 	e->run = aligned_alloc(64, (sizeof(*e->run) + 63) & ~(size_t)63);
 	if (!e->arena || !e->run) {
 		jd_env_free(e);
@@ -51,7 +58,8 @@ int jd_env_init(struct jd_env *e)
 
 void jd_env_free(struct jd_env *e)
 {
-	free(e->arena);
+	if (e->arena)
+		munmap(e->arena, 4096);
 	free(e->run);
 	e->arena = NULL;
 	e->run = NULL;
@@ -130,4 +138,15 @@ bool jd_same(const struct jd_result *a, const struct jd_result *b, char *why,
 		return false;
 	}
 	return true;
+}
+
+void jd_xdp_ctx(struct jd_env *e, uint8_t *init, uintptr_t data,
+		uintptr_t data_end)
+{
+	struct xdp_md md = { 0 };
+
+	md.data = (uint32_t)data;
+	md.data_end = (uint32_t)data_end;
+	md.data_meta = (uint32_t)e->pkt_lo;
+	memcpy(init + JD_CTX_OFF, &md, sizeof(md));
 }

@@ -68,6 +68,12 @@ void jd_run(struct jd_env *e, int engine, struct jd_result *res);
 bool jd_same(const struct jd_result *a, const struct jd_result *b, char *why,
 	     size_t whysz);
 
+/* Writes a struct xdp_md into @init (an arena image) with data_meta =
+ * e->pkt_lo and the given data and data_end, for runs under the XDP
+ * context rule (the JIT's bounds analysis knows that layout). */
+void jd_xdp_ctx(struct jd_env *e, uint8_t *init, uintptr_t data,
+		uintptr_t data_end);
+
 /* A context rule for the tests: 4- or 8-byte aligned reads in [0, 32),
  * writes only in [16, 24). */
 bool jd_ctx_access(const struct hr_prog *prog, int off, int size, bool write);

@@ -19,6 +19,11 @@
 #include "bpf/engine.h"
 #include "bpf/jit.h"
 #include "bpf/mem.h"
+#include "bpf/ctx.h"
+#include "bpf/prog.h"
+#include <headroom/object.h>
+#include <headroom/test_run.h>
+#include <linux/bpf.h>
 #include "harness.h"
 #include "jit_diff.h"
 
@@ -642,6 +647,268 @@ static void test_wx(void)
 	free(run);
 }
 
+/*
+ * Packet accesses under a data_end guard, through struct xdp_md: the JIT
+ * leaves out the check only where the guard covers the access, so one
+ * byte past the guard (here also the packet's end) aborts under both.
+ */
+static void test_pkt_guards(void)
+{
+	struct hr_vm_prog saved = env.vm;
+	uint8_t saved_init[JD_ARENA_LEN];
+	uintptr_t data = jd_addr(&env, JD_PKT_OFF + 16);
+	static const struct {
+		const char *name, *text;
+		int reason;
+		uint32_t pc;
+		uint64_t r0;
+	} cases[] = {
+		{ "guarded last byte",
+		  "ldxw %r2, [%r1+0]\nldxw %r3, [%r1+4]\nmov %r4, %r2\n"
+		  "add %r4, 64\njgt %r4, %r3, +2\nldxb %r0, [%r2+63]\nexit\n"
+		  "mov %r0, 99\nexit\n",
+		  0, 0, 0x11 },
+		{ "one past the guard",
+		  "ldxw %r2, [%r1+0]\nldxw %r3, [%r1+4]\nmov %r4, %r2\n"
+		  "add %r4, 64\njgt %r4, %r3, +2\nldxb %r0, [%r2+64]\nexit\n"
+		  "mov %r0, 99\nexit\n",
+		  HR_ABORT_OOB_LOAD, 5, 0 },
+		{ "wide load crossing the guard",
+		  "ldxw %r2, [%r1+0]\nldxw %r3, [%r1+4]\nmov %r4, %r2\n"
+		  "add %r4, 64\njgt %r4, %r3, +2\nldxw %r0, [%r2+61]\nexit\n"
+		  "mov %r0, 99\nexit\n",
+		  HR_ABORT_OOB_LOAD, 5, 0 },
+		{ "store one past a jge guard",
+		  "ldxw %r2, [%r1+0]\nldxw %r3, [%r1+4]\nmov %r4, %r2\n"
+		  "add %r4, 63\njge %r4, %r3, +2\nstb [%r2+64], 1\nexit\n"
+		  "mov %r0, 99\nexit\n",
+		  HR_ABORT_OOB_STORE, 5, 0 },
+		{ "end-first guard, taken side",
+		  "ldxw %r2, [%r1+0]\nldxw %r3, [%r1+4]\nmov %r4, %r2\n"
+		  "add %r4, 64\njge %r3, %r4, +2\nmov %r0, 99\nexit\n"
+		  "ldxb %r0, [%r2+64]\nexit\n",
+		  HR_ABORT_OOB_LOAD, 7, 0 },
+		{ "guard through a variable offset",
+		  "ldxw %r2, [%r1+0]\nldxw %r3, [%r1+4]\nldxb %r5, [%r2+0]\n"
+		  "mov %r4, %r2\nadd %r4, 1\njgt %r4, %r3, +8\n"
+		  "and %r5, 15\nadd %r2, %r5\nmov %r4, %r2\nadd %r4, 63\n"
+		  "jgt %r4, %r3, +2\nldxb %r0, [%r2+63]\nexit\n"
+		  "mov %r0, 99\nexit\n",
+		  HR_ABORT_OOB_LOAD, 11, 0 },
+		{ "a helper forgets the guard",
+		  "ldxw %r2, [%r1+0]\nldxw %r3, [%r1+4]\nmov %r6, %r2\n"
+		  "mov %r4, %r2\nadd %r4, 64\njgt %r4, %r3, +5\n"
+		  "mov %r1, 1\nmov %r2, 200\ncall 3\nldxb %r0, [%r6+63]\n"
+		  "exit\nmov %r0, 99\nexit\n",
+		  HR_ABORT_OOB_LOAD, 9, 0 },
+	};
+	unsigned int i;
+
+	memcpy(saved_init, env.init, sizeof(saved_init));
+	env.vm.ctx_access = hr_prog_type_xdp.ctx_access;
+	env.vm.ctx_size = sizeof(struct xdp_md);
+	env.pkt_lo = jd_addr(&env, JD_PKT_OFF);
+	env.pkt_hi = data + 64;
+	jd_xdp_ctx(&env, env.init, data, data + 64);
+	env.r1 = jd_addr(&env, JD_CTX_OFF);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		expect(cases[i].name, cases[i].text, cases[i].reason,
+		       cases[i].pc, cases[i].r0);
+	/* data_meta .. data: 16 bytes of metadata before an empty packet, so
+	 * one byte past a metadata guard is outside every region. */
+	env.pkt_hi = data;
+	jd_xdp_ctx(&env, env.init, data, data);
+	expect("metadata guarded",
+	       "ldxw %r2, [%r1+8]\nldxw %r3, [%r1+0]\nmov %r4, %r2\n"
+	       "add %r4, 16\njgt %r4, %r3, +2\nldxb %r0, [%r2+15]\nexit\n"
+	       "mov %r0, 99\nexit\n",
+	       0, 0, 0x11);
+	expect("one past a metadata guard",
+	       "ldxw %r2, [%r1+8]\nldxw %r3, [%r1+0]\nmov %r4, %r2\n"
+	       "add %r4, 16\njgt %r4, %r3, +2\nstb [%r2+16], 1\nexit\n"
+	       "mov %r0, 99\nexit\n",
+	       HR_ABORT_OOB_STORE, 5, 0);
+	expect("metadata guard, end-first",
+	       "ldxw %r2, [%r1+8]\nldxw %r3, [%r1+0]\nmov %r4, %r2\n"
+	       "add %r4, 15\njgt %r3, %r4, +2\nmov %r0, 99\nexit\n"
+	       "ldxh %r0, [%r2+15]\nexit\n",
+	       HR_ABORT_OOB_LOAD, 7, 0);
+	env.pkt_hi = data + 64;
+	jd_xdp_ctx(&env, env.init, data, data + 64);
+	/* A different r1 than run->ctx: the JIT's facts do not hold, the
+	 * interpreter's answer is the JIT's. */
+	env.r1 = jd_addr(&env, JD_RO_OFF);
+	{
+		struct jd_result res;
+		uint32_t cnt;
+		struct hr_insn *insns =
+			assemble("r1 not ctx", cases[1].text, &cnt);
+
+		if (insns) {
+			both("r1 is not the context", insns, cnt, &res);
+			hr_jit_free(&env.vm);
+			env.vm.insns = NULL;
+			free(insns);
+		}
+	}
+	saved.calls = env.vm.calls; /* both() reallocates it */
+	saved.insns = NULL;
+	saved.cnt = 0;
+	env.vm = saved;
+	env.pkt_lo = jd_addr(&env, JD_PKT_OFF);
+	env.pkt_hi = jd_addr(&env, JD_PKT_OFF + JD_PKT_LEN);
+	memcpy(env.init, saved_init, sizeof(saved_init));
+}
+
+static struct hr_prog *open_prog(const char *file, struct hr_object **obj)
+{
+	struct hr_object_open_opts oo = { .sz = sizeof(oo) };
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/%s", t_progs_dir(), file);
+	if (hr_object_open(path, &oo, obj)) {
+		CHECK(0, "open %s", path);
+		return NULL;
+	}
+	return hr_object_find_prog(*obj, NULL);
+}
+
+/* ARRAY lookups, inlined by the JIT: in range, and out of range (NULL). */
+static void test_inline_array(void)
+{
+	struct hr_object *obj;
+	struct hr_prog *prog = open_prog("bench_lookup.o", &obj);
+	uint8_t pkt[64] = { 0 }, out[64 + 256];
+	unsigned int key, e;
+	uint32_t ret[2];
+
+	if (!prog)
+		return;
+	for (key = 0; key < 6; key++) {
+		for (e = 0; e < 2; e++) {
+			struct hr_test_run_opts o = {
+				.sz = sizeof(o),
+				.data_in = pkt,
+				.data_size_in = sizeof(pkt),
+				.data_out = out,
+				.data_size_out = sizeof(out),
+				.repeat = 1,
+				.engine = e ? HR_ENGINE_JIT : HR_ENGINE_INTERP,
+			};
+
+			pkt[0] = (uint8_t)key;
+			CHECK_EQ(hr_prog_test_run(prog, &o), 0);
+			CHECK_EQ(o.abort, 0);
+			ret[e] = o.retval;
+		}
+		/* Each engine added one to the value: 1 then 2. */
+		CHECK(ret[0] == (key < 4 ? 1u : 7u) &&
+			      ret[1] == (key < 4 ? 2u : 7u),
+		      "array key %u: interp %u, JIT %u", key, ret[0], ret[1]);
+	}
+	CHECK(prog->vm.jit != NULL, "bench_lookup not compiled");
+	hr_object_close(obj);
+}
+
+static unsigned int hint_mode;
+
+static int t_rx_ts(const struct hr_xdp_buff *xdp, uint64_t *ts)
+{
+	if (hint_mode == 2)
+		return -ENODATA;
+	*ts = 0x1122334455667788ull;
+	return 0;
+}
+
+static int t_rx_hash(const struct hr_xdp_buff *xdp, uint32_t *hash,
+		     uint32_t *type)
+{
+	*hash = 0xdeadbeef; /* written even when it fails */
+	if (hint_mode == 2)
+		return -ENODATA;
+	*type = 0x19;
+	return 0;
+}
+
+static int t_rx_vlan(const struct hr_xdp_buff *xdp, uint16_t *proto,
+		     uint16_t *tci)
+{
+	*proto = 0x0081;
+	*tci = 0x0123;
+	return hint_mode == 2 ? -ENODATA : 0;
+}
+
+/* The hint kfuncs, inlined by the JIT, against a device with hints, one
+ * whose packet has none, one without the VLAN op and one without ops. */
+static void test_inline_hints(void)
+{
+	static const struct hr_xdp_metadata_ops all = {
+		.rx_timestamp = t_rx_ts,
+		.rx_hash = t_rx_hash,
+		.rx_vlan_tag = t_rx_vlan,
+	},
+						no_vlan = {
+							.rx_timestamp = t_rx_ts,
+							.rx_hash = t_rx_hash,
+						};
+	struct hr_object *obj;
+	struct hr_prog *prog = open_prog("bench_hints.o", &obj);
+	struct hr_run *run = aligned_alloc(64, (sizeof(*run) + 63) & ~63ul);
+	uint8_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	uint8_t meta[2][16];
+	uint64_t r0[2];
+	unsigned int mode, e;
+
+	if (!prog || !run || page == MAP_FAILED) {
+		CHECK(0, "hints setup");
+		goto out;
+	}
+	for (mode = 0; mode < 4; mode++) {
+		for (e = 0; e < 2; e++) {
+			struct hr_rxq_info rxq = {
+				.meta_supported = true,
+				.meta_ops = mode == 3 ? NULL :
+					    mode == 1 ? &no_vlan :
+							&all,
+			};
+			struct hr_xdp_buff xdp = {
+				.data_hard_start = page,
+				.data = page + 256,
+				.data_meta = page + 256,
+				.data_end = page + 256 + 64,
+				.rxq = &rxq,
+				.frame_sz = 4096,
+			};
+			struct hr_xdp_ctx c = { .xdp = &xdp };
+
+			hint_mode = mode;
+			memset(page, 0x5a, 4096);
+			hr_prog_run_init(prog, run, &c.md);
+			run->priv = &c;
+			hr_xdp_ctx_sync(&c, run);
+			r0[e] = hr_engine_run(e ? HR_ENGINE_JIT :
+						  HR_ENGINE_INTERP,
+					      run, (uintptr_t)&c.md);
+			CHECK(run->abort == 0, "hints mode %u: abort %s", mode,
+			      hr_abort_str(run->abort));
+			memcpy(meta[e], page + 256 - 16, 16);
+		}
+		CHECK(r0[0] == r0[1] && r0[0] == XDP_PASS,
+		      "hints mode %u: r0 %llu vs %llu", mode,
+		      (unsigned long long)r0[0], (unsigned long long)r0[1]);
+		CHECK(!memcmp(meta[0], meta[1], 16),
+		      "hints mode %u: metadata differs", mode);
+	}
+	CHECK(prog->vm.jit != NULL, "bench_hints not compiled");
+out:
+	if (page != MAP_FAILED)
+		munmap(page, 4096);
+	free(run);
+	if (prog)
+		hr_object_close(obj);
+}
+
 int main(void)
 {
 	if (jd_env_init(&env)) {
@@ -655,6 +922,9 @@ int main(void)
 	test_aborts();
 	test_unvalidated();
 	test_wx();
+	test_pkt_guards();
+	test_inline_array();
+	test_inline_hints();
 	free(env.vm.calls);
 	jd_env_free(&env);
 	return t_done();

@@ -20,12 +20,17 @@
 #include "bpf/jit.h"
 #include "harness.h"
 #include "jit_diff.h"
+#include "bpf/prog.h"
+#include <linux/bpf.h>
 
 #define MAX_SLOTS 48
 #define MAX_FUNCS 3
 #define MAX_INSNS (MAX_FUNCS * (MAX_SLOTS * 2 + 16))
 
 static struct jd_env env;
+/* This case runs under the XDP context rule with a struct xdp_md whose
+ * data / data_end bound the packet, and has data_end guards. */
+static bool xdp_mode;
 static uint64_t rng_state;
 
 static uint64_t rnd(void)
@@ -73,6 +78,9 @@ static uint64_t h_pkt(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4,
 {
 	run->pkt_lo = jd_addr(&env, JD_PKT_OFF) + (r1 & 63);
 	run->pkt_hi = jd_addr(&env, JD_PKT_OFF + JD_PKT_LEN) - (r2 & 63);
+	if (xdp_mode) /* as a real helper keeps ctx->data in step */
+		jd_xdp_ctx(&env, (uint8_t *)run->ctx - JD_CTX_OFF,
+			   run->pkt_lo + (r3 & 15), run->pkt_hi);
 	return run->pkt_lo;
 }
 
@@ -105,8 +113,9 @@ enum slot_kind { S_PLAIN, S_JUMP, S_CALL };
 
 struct slot {
 	enum slot_kind kind;
-	struct hr_insn insn[2];
+	struct hr_insn insn[4];
 	int n;
+	int jat; /* the jump's index in the slot (S_JUMP) */
 	int target; /* slot index (jumps) or function (calls) */
 };
 
@@ -213,7 +222,7 @@ static void mem_target(uint8_t *base, int16_t *off, int size)
 		return;
 	case 1: /* packet */
 		*base = 7;
-		*off = (int16_t)below(JD_PKT_LEN - 8);
+		*off = (int16_t)below(xdp_mode ? 72 : JD_PKT_LEN - 8);
 		if (wild)
 			*off = (int16_t)(below(JD_PKT_LEN + 80) - 40);
 		return;
@@ -310,6 +319,8 @@ static void gen_slot(struct slot *s, int nfuncs, int self)
 	memset(s, 0, sizeof(*s));
 	s->kind = S_PLAIN;
 	s->n = 1;
+	if (xdp_mode && chance(15))
+		k = 87; /* more data_end guards */
 	if (k < 42) {
 		gen_alu(i);
 	} else if (k < 66) {
@@ -326,6 +337,34 @@ static void gen_slot(struct slot *s, int nfuncs, int self)
 		i->dst = any_reg();
 		i->src = HR_SRC(i->code) == HR_X ? (uint8_t)below(11) : 0;
 		i->imm = HR_SRC(i->code) == HR_K ? rand_imm() : 0;
+	} else if (xdp_mode && k < 89) {
+		/* A data_end guard on r7 + n, in any of its forms. */
+		static const uint8_t ops[] = { HR_JGT, HR_JGE, HR_JLT, HR_JLE };
+		uint8_t e = data_reg(), x = data_reg();
+
+		if (x == e)
+			x = (uint8_t)((e + 1) % 6);
+		s->kind = S_JUMP;
+		s->n = 4;
+		s->jat = 3;
+		i[0] = (struct hr_insn){ .code = HR_LDX | HR_MEM | HR_W,
+					 .dst = e,
+					 .src = 6,
+					 .off = 4 };
+		i[1] = (struct hr_insn){ .code = HR_ALU64 | HR_MOV | HR_X,
+					 .dst = x,
+					 .src = 7 };
+		i[2] = (struct hr_insn){ .code = HR_ALU64 | HR_ADD | HR_K,
+					 .dst = x,
+					 .imm = (int32_t)below(80) };
+		i[3].code = HR_JMP | HR_X | ops[below(4)];
+		if (chance(50)) {
+			i[3].dst = x;
+			i[3].src = e;
+		} else {
+			i[3].dst = e;
+			i[3].src = x;
+		}
 	} else if (k < 89) {
 		s->kind = S_JUMP;
 		i->code = chance(70) ? (HR_JMP | HR_JA) : (HR_JMP32 | HR_JA);
@@ -392,6 +431,11 @@ static void gen_func(struct func *f, int idx, int nfuncs)
 		sl->insn[0] = (struct hr_insn){
 			.code = HR_ALU64 | HR_MOV | HR_X, .dst = 7, .src = 2
 		};
+		if (xdp_mode) /* r7 = ctx->data */
+			sl->insn[0] = (struct hr_insn){ .code = HR_LDX |
+								HR_MEM | HR_W,
+							.dst = 7,
+							.src = 1 };
 		sl = &f->slots[f->nslots++];
 		memset(sl, 0, sizeof(*sl));
 		sl->n = 2;
@@ -445,8 +489,11 @@ static uint32_t layout(struct func *funcs, int nfuncs, struct hr_insn *out)
 
 			memcpy(&out[at], sl->insn, sl->n * sizeof(*out));
 			if (sl->kind == S_JUMP) {
-				int32_t d = (int32_t)slot_pc[f][sl->target] -
-					    (int32_t)at - 1;
+				int32_t d;
+
+				at += (uint32_t)sl->jat;
+				d = (int32_t)slot_pc[f][sl->target] -
+				    (int32_t)at - 1;
 
 				if (out[at].code == (HR_JMP32 | HR_JA))
 					out[at].imm = d;
@@ -481,6 +528,9 @@ static void randomize_input(void)
 	env.budget = chance(10) ? below(4) : 50 + below(2000);
 	env.r1 = jd_addr(&env, JD_CTX_OFF);
 	env.r2 = env.pkt_lo;
+	if (xdp_mode)
+		jd_xdp_ctx(&env, env.init, env.pkt_lo + below(16),
+			   env.pkt_hi - below(16));
 }
 
 static void dump(const struct hr_insn *insns, uint32_t cnt)
@@ -530,6 +580,10 @@ int main(void)
 	for (n = 0; n < cases; n++) {
 		uint64_t case_state = rng_state;
 
+		xdp_mode = chance(40);
+		env.vm.ctx_access = xdp_mode ? hr_prog_type_xdp.ctx_access :
+					       jd_ctx_access;
+		env.vm.ctx_size = xdp_mode ? sizeof(struct xdp_md) : JD_CTX_LEN;
 		nfuncs = 1 + (int)below(MAX_FUNCS);
 		for (f = 0; f < nfuncs; f++)
 			gen_func(&funcs[f], f, nfuncs);

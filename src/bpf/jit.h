@@ -29,6 +29,16 @@ int hr_jit_compile(struct hr_vm_prog *vm);
  */
 uint64_t hr_jit_run(struct hr_run *run, uint64_t r1, uint64_t r2);
 
+/*
+ * The compiled entry of @vm (compiling it first), for callers that run
+ * one program many times and want one indirect call a packet: calling
+ * fn(r1, r2, run) is hr_jit_run(run, r1, r2) for a run of @vm. NULL when
+ * the JIT refuses the program (run it with hr_jit_run, which falls back
+ * to the interpreter).
+ */
+typedef uint64_t (*hr_jit_fn)(uint64_t r1, uint64_t r2, struct hr_run *run);
+hr_jit_fn hr_jit_entry(struct hr_vm_prog *vm);
+
 /* Releases vm->jit (safe on a program never compiled). */
 void hr_jit_free(struct hr_vm_prog *vm);
 

@@ -9,43 +9,74 @@
  * r8 r14, r9 r15, r10 rbp. r12 holds the struct hr_run; r11, r10 and r9
  * are scratch (r9 is the helper's sixth argument, the run).
  *
- * The x86 stack holds, below the entry frame, one 48-byte record per
- * active bpf-to-bpf call (saved r6-r9, r10 and the return address), so at
- * every instruction boundary rsp = entry rsp - 48 * run->depth and is
- * 16-byte aligned; aborts unwind with that formula.
+ * The prologue pushes only the callee-saved registers the code uses (rbp
+ * when r10 is used or a check needs it, r12 when any code needs the run,
+ * rbx/r13-r15 when r6-r9 are named), aligns rsp to 16 only when the code
+ * calls out, and zeroes only the registers some path may read before
+ * writing (backward liveness; the interpreter starts them at 0). A program
+ * without bpf-to-bpf calls returns inline at each exit. The x86 stack
+ * holds, below the entry frame, one 48-byte record per active bpf-to-bpf
+ * call (saved r6-r9, r10 and the return address), so at every instruction
+ * boundary rsp = entry rsp - 48 * run->depth and is 16-byte aligned;
+ * aborts unwind with that formula. Jumps are rel8 where a first pass
+ * showed they fit (the second pass only shrinks code).
  *
  * Checks, and the only ones left out:
  *
- *  - Every load, store and atomic is checked. Inline: the packet range
- *    [pkt_lo, pkt_hi), re-read from the run at every access because
- *    helpers move it; out of line: the current frame's stack range, then a
- *    call into hr_jit_mem_slow(), which is hr_mem_check() (stack, packet,
- *    context field rules, regions, in the interpreter's order) and aborts
- *    with its reason. An access the fast paths accept is one that
- *    hr_mem_check() accepts by its first two rules, so the answer is the
- *    same.
+ *  - Every load, store and atomic is checked unless listed below. Inline:
+ *    the packet range [pkt_lo, pkt_hi), re-read from the run at every
+ *    access because helpers move it; out of line: the current frame's
+ *    stack range, then a call into hr_jit_mem_slow(), which is
+ *    hr_mem_check() (stack, packet, context field rules, regions, in the
+ *    interpreter's order) and aborts with its reason. An access the fast
+ *    paths accept is one that hr_mem_check() accepts by its first two
+ *    rules, so the answer is the same.
  *
- *  - Elided: a non-atomic access through r10 with a constant offset in
- *    [-512, -size], when no instruction of the program can write r10
- *    (checked here at compile time, not assumed from the validator). Then
- *    r10 is always stack_hi - 512 * depth, exactly as in the interpreter
- *    (calls subtract 512, exits restore it), and [r10 - 512, r10) is the
- *    current frame, inside [hr_stack_lo(run, depth), stack_hi), which
- *    hr_mem_check() accepts by its first rule.
+ *  - Elided, stack: a non-atomic access through r10 with a constant
+ *    offset in [-512, -size], when no instruction of the program can
+ *    write r10 (checked here at compile time, not assumed from the
+ *    validator). Then r10 is always stack_hi - 512 * depth, exactly as in
+ *    the interpreter (calls subtract 512, exits restore it), and
+ *    [r10 - 512, r10) is the current frame, inside
+ *    [hr_stack_lo(run, depth), stack_hi), which hr_mem_check() accepts by
+ *    its first rule.
  *
- *  - Context: at a site whose constant offset and size make a field the
+ *  - Elided, packet (jit_x86_bounds.c): a non-atomic access whose base
+ *    register the load-time analysis proves to be ctx->data + v + k
+ *    (k in a constant range, v a variable offset >= 0 or none) on every
+ *    path to it, where a dominating unsigned comparison with
+ *    ctx->data_end proved data + v + R <= data_end (or data + R), and
+ *    0 <= k_lo + off, k_hi + off + size <= R. It holds because: (1) the
+ *    code is entered only with r1 == run->ctx != NULL (the prologue checks
+ *    it, else the interpreter runs this call), and only for the XDP and
+ *    tc program types, whose contexts hold data / data_end as 32-bit
+ *    real addresses that the program type keeps inside [pkt_lo, pkt_hi]
+ *    (data_meta <= data <= data_end, hr_xdp_ctx_sync / hr_tc_ctx_sync);
+ *    (2) the program can never write those fields (every size and
+ *    offset overlapping them is refused by the field rule, checked at
+ *    compile time); (3) every call (helper, kfunc, callx, bpf-to-bpf)
+ *    forgets all packet pointers and proofs, since a helper may move the
+ *    packet; (4) joins keep only what all paths agree on, and a variable
+ *    offset re-created by a later run of its instruction forgets the old
+ *    one. So [addr, addr + size) is inside [data, data_end], inside
+ *    [pkt_lo, pkt_hi], which hr_mem_check() accepts by its stack or
+ *    packet rule: the same answer. An access one byte past what the
+ *    comparison covers is not proven and keeps its check.
+ *
+ *  - Elided, context: an access at a constant offset and size that the
  *    program type's rule (vm->ctx_access, a function of the program and
- *    the access only) allows, the code first tests base == run->ctx (and
- *    ctx != NULL); then the access is ctx + off, inside the context and
- *    allowed, which hr_mem_check() also accepts (by its stack or packet
- *    rule if those came first, else by the context rule). Any other
- *    context access goes to the slow call and its field rule.
+ *    the access only) allows, through a register the analysis proves is
+ *    the entry r1 (= run->ctx by the entry check). Other sites whose
+ *    offset and size make an allowed field first test base == run->ctx
+ *    (and ctx != NULL) at run time; then the access is ctx + off, inside
+ *    the context and allowed, which hr_mem_check() also accepts. Any
+ *    other context access goes to the slow call and its field rule.
  *
  *  - The stack fast path uses lo = r10 - 512 under the same condition
  *    (r10 never written); otherwise stack accesses take the slow call.
  *
- *  - Atomics also check natural alignment (HR_ABORT_OOB_STORE), after the
- *    range check, as the interpreter does.
+ *  - Atomics are always checked, and also check natural alignment
+ *    (HR_ABORT_OOB_STORE) after the range check, as the interpreter does.
  *
  *  - Jumps: targets are known at compile time; one outside the program
  *    goes to a stub that aborts with HR_ABORT_JUMP at the target, as the
@@ -55,6 +86,20 @@
  *  - The budget is decremented on every taken jump with a negative delta
  *    and on every local call, aborting when it was 0 (sub; jb), and call
  *    depth is checked before it, in the interpreter's order.
+ *
+ * Inlined calls (no C call for the helper itself):
+ *
+ *  - bpf_map_lookup_elem on a BPF_MAP_TYPE_ARRAY whose map is an
+ *    ld_imm64 constant of the program's own object (so hr_run_map()
+ *    accepts it: every run of a program gets its object's maps) and whose
+ *    key pointer is proven this frame's r10 + c with [c, c + 4) in the
+ *    frame (so hr_run_mem() accepts it): key < max_entries ? base +
+ *    key * slot : NULL, with base and slot asked of the map once.
+ *  - bpf_xdp_metadata_rx_hash / _rx_timestamp / _rx_vlan_tag with their
+ *    out pointers proven in this frame: the kfunc's own steps inline
+ *    (-EOPNOTSUPP without priv, buff, rxq, ops or that op), the device's
+ *    op called directly into scratch, the values copied out only on 0.
+ *  Elsewhere these calls go to the C functions as every other call does.
  *
  * Baked in at compile time: vm->calls[] (helper and kfunc pointers) and
  * vm->abort_ret; callx goes through vm->helper_by_id at run time. A
@@ -67,8 +112,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "ctx.h"
+#include "helpers.h"
 #include "jit.h"
+#include "jit_x86.h"
+#include "maps/map.h"
 #include "mem.h"
+#include "prog.h"
 
 #if defined(__x86_64__)
 
@@ -122,6 +172,7 @@ enum {
 #define OFF_DEPTH ((int32_t)offsetof(struct hr_run, depth))
 #define OFF_PC ((int32_t)offsetof(struct hr_run, pc))
 #define OFF_CTX ((int32_t)offsetof(struct hr_run, ctx))
+#define OFF_PRIV ((int32_t)offsetof(struct hr_run, priv))
 #define OFF_STACK_HI                                \
 	((int32_t)(offsetof(struct hr_run, stack) + \
 		   sizeof(((struct hr_run *)0)->stack)))
@@ -132,7 +183,7 @@ enum {
 /* pc, write and size of a slow-path check, packed into one immediate. */
 #define MAX_JIT_INSNS (1u << 26)
 
-typedef uint64_t (*jit_fn)(uint64_t r1, uint64_t r2, struct hr_run *run);
+typedef hr_jit_fn jit_fn;
 
 /* Two sections: hot code in order, cold stubs after it. */
 struct buf {
@@ -147,8 +198,10 @@ struct label {
 
 struct fixup {
 	uint8_t sec;
-	uint32_t pos; /* of the rel32 field */
+	uint8_t size; /* 4: rel32, 1: rel8 */
+	uint32_t pos; /* of the rel field */
 	uint32_t label;
+	int32_t site; /* jump site (jmp_to / jcc_to), -1 for calls */
 };
 
 struct jit {
@@ -162,6 +215,21 @@ struct jit {
 	bool nomem;
 	bool fp_fixed; /* no instruction writes r10 */
 	bool *target; /* per pc: some jump or call lands here */
+	/* Short jumps: the first pass emits every jump with rel32 and marks
+	 * the sites whose distance fits rel8; the second uses rel8 there.
+	 * Code only shrinks between passes, so distances only shrink. */
+	uint8_t *short_ok;
+	uint32_t nsites, capsites;
+	bool final_pass;
+	struct jb_facts facts; /* the bounds analysis (jit_x86_bounds.c) */
+	/* The plan (plan()): what the program needs from the prologue. */
+	bool need_run; /* RUN (r12) holds the run */
+	bool need_fp; /* RBP holds r10 */
+	bool local_calls; /* some bpf-to-bpf call: exits check the depth */
+	bool ctx_guard; /* the entry checks r1 == run->ctx */
+	uint16_t saved; /* callee-saved host registers pushed (bit per reg) */
+	uint16_t zero; /* BPF registers the prologue zeroes */
+	int pad; /* bytes below the pushes that align rsp to 16 */
 	uint32_t l_abort_exit, l_epilogue, l_unwind_exit, l_slow, l_slow_fail;
 	uint32_t l_fall_off;
 };
@@ -274,8 +342,16 @@ static void bind(struct jit *j, uint32_t l)
 	j->labels[l].off = (uint32_t)j->sec[j->cur].len;
 }
 
+static void add_fixup(struct jit *j, uint32_t l, int size, int32_t site);
+
 /* A rel32 to @l at the current position (the last 4 bytes emitted). */
 static void rel32(struct jit *j, uint32_t l)
+{
+	add_fixup(j, l, 4, -1);
+	emit4(j, 0);
+}
+
+static void add_fixup(struct jit *j, uint32_t l, int size, int32_t site)
 {
 	struct fixup *nf;
 	uint32_t cap;
@@ -291,23 +367,50 @@ static void rel32(struct jit *j, uint32_t l)
 		j->capfix = cap;
 	}
 	j->fix[j->nfix].sec = (uint8_t)j->cur;
+	j->fix[j->nfix].size = (uint8_t)size;
 	j->fix[j->nfix].pos = (uint32_t)j->sec[j->cur].len;
 	j->fix[j->nfix].label = l;
+	j->fix[j->nfix].site = site;
 	j->nfix++;
-	emit4(j, 0);
+}
+
+/* The next jump site, and whether it may be short. */
+static bool next_site(struct jit *j, int32_t *site)
+{
+	*site = (int32_t)j->nsites++;
+	return j->final_pass && j->short_ok && (uint32_t)*site < j->capsites &&
+	       j->short_ok[*site];
 }
 
 static void jmp_to(struct jit *j, uint32_t l)
 {
+	int32_t site;
+
+	if (next_site(j, &site)) {
+		emit1(j, 0xeb);
+		add_fixup(j, l, 1, site);
+		emit1(j, 0);
+		return;
+	}
 	emit1(j, 0xe9);
-	rel32(j, l);
+	add_fixup(j, l, 4, site);
+	emit4(j, 0);
 }
 
 static void jcc_to(struct jit *j, int cc, uint32_t l)
 {
+	int32_t site;
+
+	if (next_site(j, &site)) {
+		emit1(j, 0x70 | cc);
+		add_fixup(j, l, 1, site);
+		emit1(j, 0);
+		return;
+	}
 	emit1(j, 0x0f);
 	emit1(j, 0x80 | cc);
-	rel32(j, l);
+	add_fixup(j, l, 4, site);
+	emit4(j, 0);
 }
 
 static void call_to(struct jit *j, uint32_t l)
@@ -432,6 +535,14 @@ static void call_abs(struct jit *j, const void *fn)
 	emit1(j, 0xd0); /* call rax */
 }
 
+/* A tail jump to @fn, which takes the code's own arguments. */
+static void call_abs_jmp(struct jit *j, const void *fn)
+{
+	mov_ri(j, RAX, (uint64_t)(uintptr_t)fn);
+	emit1(j, 0xff);
+	emit1(j, 0xe0); /* jmp rax */
+}
+
 static void lea(struct jit *j, int dst, int base, int32_t disp)
 {
 	op_rm(j, true, false, 0x8d, 1, dst, base, disp);
@@ -450,6 +561,36 @@ static bool ctx_field_ok(struct jit *j, int16_t off, int size, bool write)
 	if (off < 0 || (size_t)off + (size_t)size > vm->ctx_size)
 		return false;
 	return !vm->ctx_access || vm->ctx_access(vm->prog, off, size, write);
+}
+
+/*
+ * Whether the access [breg + off, + size) at @pc needs no run-time check:
+ * a constant offset into the current frame through an r10 nothing writes,
+ * a packet access a data_end comparison covers, or an allowed field of the
+ * context through a register that holds run->ctx (see the top comment).
+ */
+static bool check_elided(struct jit *j, uint32_t pc, int breg, int16_t off,
+			 int size, bool write, bool atomic)
+{
+	if (atomic)
+		return false;
+	if (j->fp_fixed && breg == 10 && off >= -HR_STACK_SIZE &&
+	    off + size <= 0)
+		return true;
+	if (jb_pkt_safe(&j->facts, pc, breg, off, size))
+		return true;
+	return jb_is_ctx(&j->facts, pc, breg) &&
+	       ctx_field_ok(j, off, size, write);
+}
+
+/* Whether that access is left unchecked because of what the bounds
+ * analysis proved (which rests on r1 == run->ctx at entry). */
+static bool by_facts(struct jit *j, uint32_t pc, int breg, int16_t off,
+		     int size, bool write)
+{
+	return jb_pkt_safe(&j->facts, pc, breg, off, size) ||
+	       (jb_is_ctx(&j->facts, pc, breg) &&
+		ctx_field_ok(j, off, size, write));
 }
 
 /* Out-of-line abort stubs. */
@@ -497,9 +638,8 @@ static void mem_check(struct jit *j, uint32_t pc, int breg, int16_t off,
 {
 	uint32_t ok, stk, slow;
 
-	if (!atomic && j->fp_fixed && breg == 10 && off >= -HR_STACK_SIZE &&
-	    off + size <= 0) {
-		*mbase = RBP;
+	if (check_elided(j, pc, breg, off, size, write, atomic)) {
+		*mbase = bpf2x[breg];
 		*mdisp = off;
 		return;
 	}
@@ -512,11 +652,13 @@ static void mem_check(struct jit *j, uint32_t pc, int breg, int16_t off,
 	if (ctx_field_ok(j, off, size, write)) {
 		/* base == run->ctx (non-NULL): a field the rule allows. */
 		op_rm(j, true, false, 0x8b, 1, TMP, RUN, OFF_CTX);
+		uint32_t no_ctx = new_label(j);
+
 		op_rr(j, true, false, 0x85, 1, TMP, TMP);
-		emit1(j, 0x74); /* jz over the cmp/je (3 + 6 bytes) */
-		emit1(j, 9);
+		jcc_to(j, CC_E, no_ctx);
 		op_rr(j, true, false, 0x39, 1, bpf2x[breg], TMP);
 		jcc_to(j, CC_E, ok);
+		bind(j, no_ctx);
 	}
 	/* Packet: pkt_lo <= addr <= pkt_hi && pkt_hi - addr >= size. */
 	op_rm(j, true, false, 0x3b, 1, ADDR, RUN, OFF_PKT_LO);
@@ -1033,6 +1175,147 @@ static void emit_local_call(struct jit *j, uint32_t pc,
 	pop(j, RBX);
 }
 
+/*
+ * bpf_map_lookup_elem on an ARRAY map named by an ld_imm64 constant, with
+ * the key on this frame's stack: hr_run_map() accepts the map (it is one
+ * of the program's object, which every run of the program is given) and
+ * hr_run_mem() the key (the stack rule), so the helper's answer is
+ * array.c's: base + key * slot, or NULL when key >= max_entries. The
+ * values do not move (preallocated), so base and slot are asked of the
+ * map's own lookup once, here.
+ */
+static bool inline_array_lookup(struct jit *j, uint32_t pc)
+{
+	const struct hr_vm_prog *vm = j->vm;
+	const struct jb_reg *r1 = jb_reg_at(&j->facts, pc, 1);
+	const struct hr_object *obj = vm->prog ? vm->prog->obj : NULL;
+	struct hr_map *map = NULL;
+	uint32_t k0 = 0, k1 = 1, null, done;
+	uint8_t *v0, *v1;
+	int64_t slot = 0;
+	int32_t koff;
+	unsigned int i;
+
+	if (vm->calls[pc] != hr_helper_map_lookup_elem.fn || !r1 ||
+	    r1->t != JB_MAP || !obj || !j->fp_fixed)
+		return false;
+	for (i = 0; i < obj->nmaps; i++)
+		if ((uint64_t)(uintptr_t)obj->maps[i] == r1->a)
+			map = obj->maps[i];
+	if (!map || map->ops != &hr_map_ops_array ||
+	    map->attr.type != HR_MAP_ARRAY || map->attr.key_size != 4 ||
+	    !map->attr.max_entries || !map->ops->lookup ||
+	    !jb_fp_arg(&j->facts, pc, 2, 4, &koff))
+		return false;
+	v0 = map->ops->lookup(map, &k0, 0);
+	if (!v0)
+		return false;
+	if (map->attr.max_entries > 1) {
+		v1 = map->ops->lookup(map, &k1, 0);
+		if (!v1 || v1 <= v0 || v1 - v0 > INT32_MAX)
+			return false;
+		slot = v1 - v0;
+	}
+	null = new_label(j);
+	done = new_label(j);
+	op_rm(j, false, false, 0x8b, 1, RAX, RBP, koff); /* eax = key */
+	op_rr(j, false, false, 0x81, 1, 7, RAX); /* cmp eax, max */
+	emit4(j, map->attr.max_entries);
+	jcc_to(j, CC_AE, null);
+	op_rr(j, true, false, 0x69, 1, RAX, RAX); /* imul rax, slot */
+	emit4(j, (uint32_t)slot);
+	mov_ri(j, R11, (uint64_t)(uintptr_t)v0);
+	op_rr(j, true, false, 0x01, 1, R11, RAX); /* add rax, r11 */
+	jmp_to(j, done);
+	bind(j, null);
+	op_rr(j, false, false, 0x31, 1, RAX, RAX);
+	bind(j, done);
+	return true;
+}
+
+/*
+ * The RX metadata kfuncs (kfuncs_xdp.c) with their out pointers on this
+ * frame's stack, so that hr_run_mem() accepts them: the kfunc's body
+ * inline (run->priv's xdp_buff, its rxq's meta_ops, -EOPNOTSUPP where one
+ * is missing), then the device's op called directly into a scratch slot
+ * and the values copied out only when it returns 0, as the kfunc does.
+ */
+static bool inline_hint(struct jit *j, uint32_t pc)
+{
+	hr_helper_fn fn = j->vm->calls[pc];
+	int32_t o2, o3 = 0;
+	int len2, len3, opoff;
+	uint32_t eop, done, skip;
+
+	if (fn == hr_kfunc_xdp_metadata_rx_timestamp.fn) {
+		len2 = 8;
+		len3 = 0;
+		opoff = offsetof(struct hr_xdp_metadata_ops, rx_timestamp);
+	} else if (fn == hr_kfunc_xdp_metadata_rx_hash.fn) {
+		len2 = len3 = 4;
+		opoff = offsetof(struct hr_xdp_metadata_ops, rx_hash);
+	} else if (fn == hr_kfunc_xdp_metadata_rx_vlan_tag.fn) {
+		len2 = len3 = 2;
+		opoff = offsetof(struct hr_xdp_metadata_ops, rx_vlan_tag);
+	} else {
+		return false;
+	}
+	if (!j->fp_fixed || !jb_fp_arg(&j->facts, pc, 2, len2, &o2) ||
+	    (len3 && !jb_fp_arg(&j->facts, pc, 3, len3, &o3)))
+		return false;
+	eop = new_label(j);
+	done = new_label(j);
+	skip = new_label(j);
+	/* r11 = ((struct hr_xdp_ctx *)run->priv)->xdp, r10 = the op. */
+	op_rm(j, true, false, 0x8b, 1, TMP, RUN, OFF_PRIV);
+	op_rr(j, true, false, 0x85, 1, TMP, TMP);
+	jcc_to(j, CC_E, eop);
+	op_rm(j, true, false, 0x8b, 1, ADDR, TMP,
+	      offsetof(struct hr_xdp_ctx, xdp));
+	op_rr(j, true, false, 0x85, 1, ADDR, ADDR);
+	jcc_to(j, CC_E, eop);
+	op_rm(j, true, false, 0x8b, 1, TMP, ADDR,
+	      offsetof(struct hr_xdp_buff, rxq));
+	op_rr(j, true, false, 0x85, 1, TMP, TMP);
+	jcc_to(j, CC_E, eop);
+	op_rm(j, true, false, 0x8b, 1, TMP, TMP,
+	      offsetof(struct hr_rxq_info, meta_ops));
+	op_rr(j, true, false, 0x85, 1, TMP, TMP);
+	jcc_to(j, CC_E, eop);
+	op_rm(j, true, false, 0x8b, 1, TMP, TMP, opoff);
+	op_rr(j, true, false, 0x85, 1, TMP, TMP);
+	jcc_to(j, CC_E, eop);
+	/* op(xdp, rsp + 0, rsp + 4): the slot below the saved args. */
+	save_args(j);
+	mov_rr(j, true, RDI, ADDR);
+	lea(j, RSI, RSP, 0);
+	lea(j, RDX, RSP, 4);
+	op_rr(j, false, false, 0xff, 1, 2, TMP); /* call r10 */
+	op_rr(j, true, false, 0x63, 1, RAX, RAX); /* movsxd rax, eax */
+	op_rr(j, false, false, 0x85, 1, RAX, RAX);
+	jcc_to(j, CC_NE, skip);
+	if (len2 == 8) {
+		op_rm(j, true, false, 0x8b, 1, TMP, RSP, 0);
+		op_rm(j, true, false, 0x89, 1, TMP, RBP, o2);
+	} else {
+		op_rm(j, false, false, 0x8b, 1, TMP, RSP, 0);
+		if (len2 == 2)
+			emit1(j, 0x66);
+		op_rm(j, false, false, 0x89, 1, TMP, RBP, o2);
+		op_rm(j, false, false, 0x8b, 1, TMP, RSP, len2 == 2 ? 4 : 4);
+		if (len3 == 2)
+			emit1(j, 0x66);
+		op_rm(j, false, false, 0x89, 1, TMP, RBP, o3);
+	}
+	bind(j, skip);
+	restore_args(j);
+	jmp_to(j, done);
+	bind(j, eop);
+	mov_ri(j, RAX, (uint64_t)(int64_t)-EOPNOTSUPP);
+	bind(j, done);
+	return true;
+}
+
 static void emit_call(struct jit *j, uint32_t pc, const struct hr_insn *insn)
 {
 	bool wide = HR_CLASS(insn->code) == HR_JMP;
@@ -1053,15 +1336,45 @@ static void emit_call(struct jit *j, uint32_t pc, const struct hr_insn *insn)
 		jmp_to(j, abort_stub(j, pc, HR_ABORT_UNKNOWN_CALL, false, pc));
 		return;
 	}
+	if (inline_array_lookup(j, pc) || inline_hint(j, pc))
+		return;
 	emit_helper(j, pc, fn);
+}
+
+/* ret, then int3: no straight-line speculation past it (AMD runs the
+ * bytes after a ret speculatively; the cold stubs follow). */
+static void emit_ret(struct jit *j)
+{
+	emit1(j, 0xc3);
+	emit1(j, 0xcc);
+}
+
+/* Pops what the prologue pushed and returns (r0 is in rax). */
+static const int8_t saved_order[] = { RBP, RBX, R12, R13, R14, R15 };
+
+static void emit_return(struct jit *j)
+{
+	int i;
+
+	if (j->pad)
+		alu_ri(j, true, 0, RSP, j->pad);
+	for (i = (int)sizeof(saved_order) - 1; i >= 0; i--)
+		if (j->saved & (1u << saved_order[i]))
+			pop(j, saved_order[i]);
+	emit_ret(j);
 }
 
 static void emit_exit(struct jit *j)
 {
+	if (!j->local_calls) {
+		/* Always the main program's exit. */
+		emit_return(j);
+		return;
+	}
 	alu_mi(j, false, 7, RUN, OFF_DEPTH, 0);
 	jcc_to(j, CC_E, j->l_epilogue);
 	alu_mi(j, false, 5, RUN, OFF_DEPTH, 1);
-	emit1(j, 0xc3);
+	emit_ret(j);
 }
 
 static int jump_cc(uint8_t op)
@@ -1173,24 +1486,45 @@ static void emit_insn(struct jit *j, uint32_t pc)
 
 /* Prologue, epilogue and the shared out-of-line routines. */
 
+/* The interpreter, for an entry whose r1 is not run->ctx when the code
+ * relies on it: rdi = r1, rsi = r2, rdx = run. */
+static uint64_t hr_jit_other_ctx(uint64_t r1, uint64_t r2, struct hr_run *run)
+{
+	return hr_interp_run(run, r1, r2);
+}
+
 static void emit_prologue(struct jit *j)
 {
-	static const int8_t zero[] = { RAX, RDX, RCX, R8, RBX, R13, R14, R15 };
 	unsigned int i;
+	uint32_t other = new_label(j);
 
-	push(j, RBP);
-	push(j, RBX);
-	push(j, R12);
-	push(j, R13);
-	push(j, R14);
-	push(j, R15);
-	alu_ri(j, true, 5, RSP, 8);
-	mov_rr(j, true, RUN, RDX);
-	lea(j, RBP, RUN, OFF_STACK_HI);
-	op_rm(j, false, false, 0xc7, 1, 0, RUN, OFF_DEPTH);
-	emit4(j, 0);
-	for (i = 0; i < sizeof(zero); i++)
-		op_rr(j, false, false, 0x31, 1, zero[i], zero[i]);
+	if (j->ctx_guard) {
+		/* r1 == run->ctx != NULL, or the interpreter runs it. */
+		op_rr(j, true, false, 0x85, 1, RDI, RDI);
+		jcc_to(j, CC_E, other);
+		op_rm(j, true, false, 0x3b, 1, RDI, RDX, OFF_CTX);
+		jcc_to(j, CC_NE, other);
+	}
+	for (i = 0; i < sizeof(saved_order); i++)
+		if (j->saved & (1u << saved_order[i]))
+			push(j, saved_order[i]);
+	if (j->pad)
+		alu_ri(j, true, 5, RSP, j->pad);
+	if (j->need_run) {
+		mov_rr(j, true, RUN, RDX);
+		op_rm(j, false, false, 0xc7, 1, 0, RUN, OFF_DEPTH);
+		emit4(j, 0);
+	}
+	if (j->need_fp)
+		lea(j, RBP, RDX, OFF_STACK_HI);
+	for (i = 0; i < HR_NREGS; i++)
+		if (j->zero & (1u << i))
+			op_rr(j, false, false, 0x31, 1, bpf2x[i], bpf2x[i]);
+
+	j->cur = 1;
+	bind(j, other);
+	call_abs_jmp(j, hr_jit_other_ctx);
+	j->cur = 0;
 }
 
 static void emit_tail(struct jit *j)
@@ -1204,19 +1538,14 @@ static void emit_tail(struct jit *j)
 	bind(j, j->l_abort_exit);
 	mov_ri(j, RAX, j->vm->abort_ret);
 	bind(j, j->l_unwind_exit);
-	op_rm(j, false, false, 0x8b, 1, TMP, RUN, OFF_DEPTH);
-	op_rr(j, true, false, 0x6b, 1, TMP, TMP); /* imul tmp, tmp, 48 */
-	emit1(j, CALL_RECORD);
-	op_rr(j, true, false, 0x01, 1, TMP, RSP);
+	if (j->local_calls) {
+		op_rm(j, false, false, 0x8b, 1, TMP, RUN, OFF_DEPTH);
+		op_rr(j, true, false, 0x6b, 1, TMP, TMP); /* imul tmp, 48 */
+		emit1(j, CALL_RECORD);
+		op_rr(j, true, false, 0x01, 1, TMP, RSP);
+	}
 	bind(j, j->l_epilogue);
-	alu_ri(j, true, 0, RSP, 8);
-	pop(j, R15);
-	pop(j, R14);
-	pop(j, R13);
-	pop(j, R12);
-	pop(j, RBX);
-	pop(j, RBP);
-	emit1(j, 0xc3);
+	emit_return(j);
 
 	/* Slow memory check: ADDR = address, TMP = packed pc/write/size;
 	 * every BPF register survives; an abort leaves through
@@ -1242,7 +1571,7 @@ static void emit_tail(struct jit *j)
 	pop(j, RDI);
 	pop(j, RAX);
 	jcc_to(j, CC_NE, j->l_slow_fail);
-	emit1(j, 0xc3);
+	emit_ret(j);
 	bind(j, j->l_slow_fail);
 	alu_ri(j, true, 0, RSP, 8);
 	jmp_to(j, j->l_abort_exit);
@@ -1307,6 +1636,258 @@ static int find_targets(struct jit *j)
 	return 0;
 }
 
+/* BPF registers @insn reads (bit per register). */
+static uint16_t insn_reads(const struct hr_insn *insn)
+{
+	uint8_t cls = HR_CLASS(insn->code), op = HR_OP(insn->code);
+	bool x = HR_SRC(insn->code) == HR_X;
+	uint16_t m = 0;
+
+	switch (cls) {
+	case HR_ALU:
+	case HR_ALU64:
+		if (op != HR_MOV)
+			m |= 1u << insn->dst;
+		if (x && op != HR_END)
+			m |= 1u << insn->src;
+		return m;
+	case HR_LDX:
+		return 1u << insn->src;
+	case HR_ST:
+		return 1u << insn->dst;
+	case HR_STX:
+		m = 1u << insn->dst | 1u << insn->src;
+		if (HR_MODE(insn->code) == HR_ATOMIC)
+			m |= 1u; /* cmpxchg */
+		return m;
+	case HR_LD:
+		return 0;
+	}
+	if (op == HR_EXIT)
+		return 1u;
+	if (op == HR_CALL) /* r1..r5; a local callee's reads are its own */
+		return 0x3e | (x ? 1u << insn->dst : 0);
+	if (op == HR_JA)
+		return 0;
+	return 1u << insn->dst | (x ? 1u << insn->src : 0);
+}
+
+/* BPF registers @insn may write. */
+static uint16_t insn_writes(const struct hr_insn *insn)
+{
+	uint8_t cls = HR_CLASS(insn->code), op = HR_OP(insn->code);
+
+	switch (cls) {
+	case HR_ALU:
+	case HR_ALU64:
+	case HR_LDX:
+	case HR_LD:
+		return 1u << insn->dst;
+	case HR_ST:
+	case HR_STX:
+		if (HR_MODE(insn->code) != HR_ATOMIC)
+			return 0;
+		return insn->imm == HR_CMPXCHG ? 1u :
+		       insn->imm & HR_FETCH    ? 1u << insn->src :
+						 0;
+	}
+	if (op == HR_CALL)
+		return 0x3f;
+	return 0;
+}
+
+/* Up to two instructions that may run after @pc; returns how many. */
+static int successors(const struct hr_vm_prog *vm, uint32_t pc, uint32_t *s)
+{
+	const struct hr_insn *insn = &vm->insns[pc];
+	uint8_t cls = HR_CLASS(insn->code), op = HR_OP(insn->code);
+	int n = 0;
+
+	switch (cls) {
+	case HR_LD:
+		if (insn->code == HR_OPC_LDDW && pc + 1 < vm->cnt)
+			s[n++] = pc + 2;
+		return n;
+	case HR_JMP:
+	case HR_JMP32:
+		break;
+	default:
+		s[n++] = pc + 1;
+		return n;
+	}
+	if (op == HR_EXIT)
+		return 0;
+	if (op == HR_CALL) {
+		s[n++] = pc + 1;
+		return n;
+	}
+	if (op == HR_JA) {
+		s[n++] = (uint32_t)((int64_t)pc + 1 +
+				    (cls == HR_JMP ? insn->off : insn->imm));
+		return n;
+	}
+	s[n++] = (uint32_t)((int64_t)pc + 1 + insn->off);
+	s[n++] = pc + 1;
+	return n;
+}
+
+/*
+ * The registers some run may read before writing them (backward
+ * liveness from pc 0). A call to a local function counts as reading every
+ * register (its body sees them); a helper writes only r0 (both engines
+ * keep r1..r5 across it).
+ */
+static uint16_t live_at_entry(const struct hr_vm_prog *vm)
+{
+	uint16_t *live = calloc(vm->cnt + 1, sizeof(*live)), in, out, r;
+	uint32_t pc, s[2];
+	bool changed = true;
+	int i, n;
+
+	if (!live)
+		return 0x7ff;
+	while (changed) {
+		changed = false;
+		for (pc = vm->cnt; pc-- > 0;) {
+			const struct hr_insn *insn = &vm->insns[pc];
+			uint8_t cls = HR_CLASS(insn->code);
+			uint16_t kill = 0;
+
+			out = 0;
+			n = successors(vm, pc, s);
+			for (i = 0; i < n; i++)
+				if (s[i] < vm->cnt)
+					out |= live[s[i]];
+			r = insn_reads(insn);
+			if ((cls == HR_JMP || cls == HR_JMP32) &&
+			    HR_OP(insn->code) == HR_CALL) {
+				if (insn->src == HR_CALL_LOCAL)
+					r = 0x7ff;
+				else
+					kill = 1u;
+			} else if (cls == HR_ALU || cls == HR_ALU64 ||
+				   cls == HR_LDX || cls == HR_LD) {
+				kill = insn_writes(insn);
+			}
+			in = r | (out & ~kill);
+			if (in != live[pc]) {
+				live[pc] = in;
+				changed = true;
+			}
+		}
+	}
+	in = live[0];
+	free(live);
+	return in;
+}
+
+/*
+ * Decides, before any code, what the prologue must set up: the run
+ * pointer only when some code uses it (a check, a call, the budget, an
+ * abort), r10 only when used, the callee-saved registers the code
+ * touches, and zeroes only the registers that may be read before they
+ * are written (the interpreter starts them at 0).
+ */
+static void plan(struct jit *j)
+{
+	const struct hr_vm_prog *vm = j->vm;
+	uint16_t used = 0, rd;
+	uint32_t pc, t, n = 0;
+	unsigned int i;
+
+	for (pc = 0; pc < vm->cnt; pc++) {
+		const struct hr_insn *insn = &vm->insns[pc];
+		uint8_t cls = HR_CLASS(insn->code), op = HR_OP(insn->code);
+		int64_t delta;
+
+		rd = insn_reads(insn);
+		used |= rd | insn_writes(insn);
+		switch (cls) {
+		case HR_ALU:
+		case HR_ALU64:
+			if (op > HR_END)
+				j->need_run = true;
+			continue;
+		case HR_LDX:
+			if (!check_elided(j, pc, insn->src, insn->off,
+					  hr_size_bytes(insn->code), false,
+					  false))
+				j->need_run = j->need_fp = true;
+			else if (by_facts(j, pc, insn->src, insn->off,
+					  hr_size_bytes(insn->code), false))
+				j->ctx_guard = true;
+			continue;
+		case HR_ST:
+		case HR_STX:
+			if (HR_MODE(insn->code) == HR_ATOMIC ||
+			    !check_elided(j, pc, insn->dst, insn->off,
+					  hr_size_bytes(insn->code), true,
+					  false))
+				j->need_run = j->need_fp = true;
+			else if (by_facts(j, pc, insn->dst, insn->off,
+					  hr_size_bytes(insn->code), true))
+				j->ctx_guard = true;
+			continue;
+		case HR_LD:
+			if (insn->code != HR_OPC_LDDW || pc + 1 >= vm->cnt)
+				j->need_run = true;
+			else if (!j->target[pc + 1])
+				pc++;
+			else
+				j->need_run = true;
+			continue;
+		}
+		if (op == HR_EXIT)
+			continue;
+		if (op == HR_CALL) {
+			j->need_run = true;
+			if (cls == HR_JMP && insn->src == HR_CALL_LOCAL)
+				j->local_calls = j->need_fp = true;
+			continue;
+		}
+		if (op == HR_JA)
+			delta = cls == HR_JMP ? insn->off : insn->imm;
+		else if (jump_cc(op) < 0)
+			continue;
+		else
+			delta = insn->off;
+		t = (uint32_t)((int64_t)pc + 1 + delta);
+		if (delta < 0 || t >= vm->cnt)
+			j->need_run = true;
+	}
+	if (vm->cnt) {
+		const struct hr_insn *last = &vm->insns[vm->cnt - 1];
+
+		if (!(last->code == (HR_JMP | HR_EXIT) ||
+		      last->code == (HR_JMP | HR_JA) ||
+		      last->code == (HR_JMP32 | HR_JA)) ||
+		    (vm->cnt >= 2 && hr_insn_is_lddw(&vm->insns[vm->cnt - 2])))
+			j->need_run = true;
+	} else {
+		j->need_run = true;
+	}
+	if (used & (1u << 10))
+		j->need_fp = true;
+	/* r0, r3..r9 that some instruction names and may read first. */
+	j->zero = live_at_entry(vm) & used & 0x3f9;
+	if (used & (1u << 6))
+		j->saved |= 1u << RBX;
+	if (used & (1u << 7))
+		j->saved |= 1u << R13;
+	if (used & (1u << 8))
+		j->saved |= 1u << R14;
+	if (used & (1u << 9))
+		j->saved |= 1u << R15;
+	if (j->need_fp)
+		j->saved |= 1u << RBP;
+	if (j->need_run)
+		j->saved |= 1u << RUN;
+	for (i = 0; i < 16; i++)
+		n += (j->saved >> i) & 1;
+	/* Code that calls out keeps rsp 16-aligned at every boundary. */
+	j->pad = j->need_run && !(n & 1) ? 8 : 0;
+}
+
 static int emit_program(struct jit *j)
 {
 	const struct hr_vm_prog *vm = j->vm;
@@ -1322,9 +1903,21 @@ static int emit_program(struct jit *j)
 	j->l_fall_off = new_label(j);
 	if (j->nomem)
 		return -ENOMEM;
+	plan(j);
 	emit_prologue(j);
 	for (pc = 0; pc < vm->cnt; pc++) {
+		const struct hr_insn *in = &vm->insns[pc];
+
 		bind(j, pc);
+		/* rX = rY; rX += K as one lea, when nothing jumps between. */
+		if (pc + 1 < vm->cnt &&
+		    in->code == (HR_ALU64 | HR_MOV | HR_X) && !in->off &&
+		    in[1].code == (HR_ALU64 | HR_ADD | HR_K) &&
+		    in[1].dst == in->dst && !j->target[pc + 1]) {
+			lea(j, bpf2x[in->dst], bpf2x[in->src], in[1].imm);
+			bind(j, ++pc);
+			continue;
+		}
 		emit_insn(j, pc);
 		if (!hr_insn_is_lddw(&vm->insns[pc]) || pc + 1 >= vm->cnt)
 			continue;
@@ -1344,7 +1937,42 @@ static int emit_program(struct jit *j)
 	return j->nomem ? -ENOMEM : 0;
 }
 
-/* Lays out both sections in fresh memory and resolves every rel32. */
+/* After the first pass: which jump sites fit rel8; then resets the code
+ * for the second pass. */
+static int mark_short(struct jit *j)
+{
+	uint32_t i;
+
+	if (!j->short_ok) {
+		j->capsites = j->nsites;
+		j->short_ok = calloc(j->nsites ? j->nsites : 1, 1);
+		if (!j->short_ok)
+			return -ENOMEM;
+	}
+	if (j->nsites != j->capsites)
+		return -EFAULT; /* passes differ: a JIT bug */
+	for (i = 0; i < j->nfix; i++) {
+		const struct fixup *f = &j->fix[i];
+		const struct label *l = &j->labels[f->label];
+		int64_t rel;
+
+		if (f->site < 0 || l->sec != (int8_t)f->sec)
+			continue;
+		rel = (int64_t)l->off - ((int64_t)f->pos + f->size);
+		if (rel >= -128 && rel <= 127)
+			j->short_ok[f->site] = 1;
+	}
+	j->sec[0].len = j->sec[1].len = 0;
+	j->cur = 0;
+	j->nlabels = j->nfix = j->nsites = 0;
+	j->need_run = j->need_fp = j->local_calls = j->ctx_guard = false;
+	j->saved = j->zero = 0;
+	j->pad = 0;
+	j->final_pass = true;
+	return 0;
+}
+
+/* Lays out both sections in fresh memory and resolves every rel. */
 static int link_code(struct jit *j, void **code, size_t *size)
 {
 	size_t hot = j->sec[0].len, total = hot + j->sec[1].len;
@@ -1364,13 +1992,18 @@ static int link_code(struct jit *j, void **code, size_t *size)
 		const struct label *l = &j->labels[f->label];
 		int64_t at = (int64_t)f->pos + (f->sec ? (int64_t)hot : 0);
 		int64_t to = (int64_t)l->off + (l->sec ? (int64_t)hot : 0);
-		int32_t rel = (int32_t)(to - (at + 4));
+		int64_t rel = to - (at + f->size);
+		int32_t rel32v = (int32_t)rel;
+		int8_t rel8 = (int8_t)rel;
 
-		if (l->sec < 0) {
+		if (l->sec < 0 || (f->size == 1 && (rel < -128 || rel > 127))) {
 			munmap(mem, map_len);
-			return -EFAULT; /* unbound label: a JIT bug */
+			return -EFAULT; /* a JIT bug */
 		}
-		memcpy(mem + at, &rel, 4);
+		if (f->size == 1)
+			memcpy(mem + at, &rel8, 1);
+		else
+			memcpy(mem + at, &rel32v, 4);
 	}
 	/* Never writable and executable at once. */
 	if (mprotect(mem, map_len, PROT_READ | PROT_EXEC)) {
@@ -1389,6 +2022,8 @@ static void jit_release(struct jit *j)
 	free(j->labels);
 	free(j->fix);
 	free(j->target);
+	free(j->short_ok);
+	jb_free(&j->facts);
 }
 
 bool hr_jit_supported(void)
@@ -1433,6 +2068,17 @@ int hr_jit_compile(struct hr_vm_prog *vm)
 		return -EOPNOTSUPP;
 	}
 	ret = find_targets(&j);
+	if (!ret) {
+		jb_analyze(vm, j.fp_fixed, &j.facts);
+		ret = emit_program(&j);
+	}
+	/* Three passes: each may shorten more jumps than the last. */
+	if (!ret)
+		ret = mark_short(&j);
+	if (!ret)
+		ret = emit_program(&j);
+	if (!ret)
+		ret = mark_short(&j);
 	if (!ret)
 		ret = emit_program(&j);
 	if (!ret)
@@ -1448,17 +2094,33 @@ int hr_jit_compile(struct hr_vm_prog *vm)
 	return 0;
 }
 
-uint64_t hr_jit_run(struct hr_run *run, uint64_t r1, uint64_t r2)
+/* First run of a program: compile it, or run it interpreted. */
+__attribute__((noinline, cold)) static uint64_t
+jit_first_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 {
 	struct hr_vm_prog *vm = (struct hr_vm_prog *)run->vm;
-	void *code = __atomic_load_n(&vm->jit, __ATOMIC_ACQUIRE);
+	void *code;
 
-	if (!code) {
-		if (hr_jit_compile(vm))
-			return hr_interp_run(run, r1, r2);
-		code = __atomic_load_n(&vm->jit, __ATOMIC_ACQUIRE);
-	}
+	if (hr_jit_compile(vm))
+		return hr_interp_run(run, r1, r2);
+	code = __atomic_load_n(&vm->jit, __ATOMIC_ACQUIRE);
 	return ((jit_fn)code)(r1, r2, run);
+}
+
+uint64_t hr_jit_run(struct hr_run *run, uint64_t r1, uint64_t r2)
+{
+	void *code = __atomic_load_n(&run->vm->jit, __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(!code, 0))
+		return jit_first_run(run, r1, r2);
+	return ((jit_fn)code)(r1, r2, run);
+}
+
+hr_jit_fn hr_jit_entry(struct hr_vm_prog *vm)
+{
+	if (hr_jit_compile(vm))
+		return NULL;
+	return (hr_jit_fn)__atomic_load_n(&vm->jit, __ATOMIC_ACQUIRE);
 }
 
 void hr_jit_free(struct hr_vm_prog *vm)
@@ -1485,6 +2147,11 @@ int hr_jit_compile(struct hr_vm_prog *vm)
 uint64_t hr_jit_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 {
 	return hr_interp_run(run, r1, r2);
+}
+
+hr_jit_fn hr_jit_entry(struct hr_vm_prog *vm)
+{
+	return NULL;
 }
 
 void hr_jit_free(struct hr_vm_prog *vm)

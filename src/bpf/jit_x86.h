@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside the x86-64 JIT: the load-time bounds analysis (jit_x86_bounds.c)
+ * that jit_x86.c asks which checks it may leave out.
+ */
+#ifndef HR_BPF_JIT_X86_H
+#define HR_BPF_JIT_X86_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vm.h"
+
+/* What a register is known to hold at an instruction boundary. */
+enum jb_type {
+	JB_SCALAR, /* a number in [a, b] (unsigned); [0, ~0] is "unknown" */
+	JB_CTX, /* run->ctx (the r1 the main program was entered with) */
+	JB_PKT, /* ctx->data + v + k, k in [(int64_t)a, (int64_t)b], v the
+		 * variable part named by id (0: none, v = 0) */
+	JB_PKT_END, /* ctx->data_end */
+	JB_META, /* ctx->data_meta + k, k in [(int64_t)a, (int64_t)b] */
+	JB_FP, /* this frame's r10 + (int64_t)a */
+	JB_MAP, /* the map pointer a, from an ld_imm64 of a map */
+};
+
+struct jb_reg {
+	uint8_t t;
+	uint32_t id;
+	uint64_t a, b;
+};
+
+/* A variable packet offset v (added at instruction id - 1) and what is
+ * proven of it: ctx->data + v + range <= ctx->data_end, v in [lo, hi]. */
+#define JB_NVARS 4
+struct jb_var {
+	uint32_t id; /* 0: free slot */
+	int32_t range;
+	uint32_t lo, hi;
+};
+
+struct jb_state {
+	struct jb_reg r[HR_NREGS];
+	/* ctx->data + range <= ctx->data_end is proven. */
+	int64_t range;
+	/* ctx->data_meta + mrange <= ctx->data is proven. */
+	int64_t mrange;
+	struct jb_var var[JB_NVARS];
+	uint8_t live;
+	uint8_t visits;
+};
+
+struct jb_facts {
+	struct jb_state *in; /* per pc, the state on entry; NULL: none */
+	uint32_t cnt;
+	/* Some fact rests on r1 == run->ctx at entry: the code checks it. */
+	bool ctx_used;
+};
+
+/*
+ * Runs the analysis over @vm. @fp_fixed: no instruction writes r10.
+ * Never fails in a way that matters: without memory (or for a huge
+ * program) f->in stays NULL and nothing is elided.
+ */
+void jb_analyze(const struct hr_vm_prog *vm, bool fp_fixed, struct jb_facts *f);
+void jb_free(struct jb_facts *f);
+
+/* The state of @reg entering @pc, or NULL when nothing is known. */
+const struct jb_reg *jb_reg_at(const struct jb_facts *f, uint32_t pc, int reg);
+
+/* Whether [breg + off, + size) at @pc is inside [data, data_end). */
+bool jb_pkt_safe(const struct jb_facts *f, uint32_t pc, int breg, int off,
+		 int size);
+
+/* Whether @breg at @pc is run->ctx. */
+bool jb_is_ctx(const struct jb_facts *f, uint32_t pc, int breg);
+
+/* Whether @reg at @pc is this frame's r10 + off with [off, off + len)
+ * inside the frame; *off receives it. */
+bool jb_fp_arg(const struct jb_facts *f, uint32_t pc, int reg, int len,
+	       int32_t *off);
+
+#endif /* HR_BPF_JIT_X86_H */

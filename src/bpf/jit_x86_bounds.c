@@ -1,0 +1,732 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The JIT's load-time bounds analysis: a forward data-flow pass over the
+ * instructions, in the manner of the kernel verifier's packet pointer
+ * tracking (find_good_pkt_pointers), that finds the packet accesses a
+ * data_end comparison has already proven inside the packet.
+ *
+ * Per register it knows one of: a scalar range, the context, ctx->data +
+ * a constant range, ctx->data_end, this frame's r10 + a constant, a map
+ * pointer from an ld_imm64. Per path it knows "range": ctx->data + range
+ * <= ctx->data_end. Facts come only from: the entry (r1 is the context,
+ * for program types whose layout is known here), 4-byte loads of the
+ * data / data_end fields through the context, constant and range
+ * arithmetic, and unsigned 64-bit comparisons of a packet pointer with
+ * data_end. Every call (helper, kfunc, callx, local) forgets every packet
+ * pointer and the range, since helpers may move the packet. Paths join by
+ * keeping only what both agree on (ranges widen to their hull, the proven
+ * range to the smaller one); a pc visited too often forgets what still
+ * changes, so the pass ends. Anything not understood becomes an unknown
+ * scalar, which proves nothing.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <linux/bpf.h>
+
+#include "jit_x86.h"
+#include "prog.h"
+
+#define MAX_ANALYZED (1u << 16)
+#define PKT_LIMIT 0xffff /* packet offsets tracked: [-PKT_LIMIT, PKT_LIMIT] */
+#define WIDEN_AFTER 8
+
+static const struct jb_reg unknown = { JB_SCALAR, 0, 0, UINT64_MAX };
+
+static struct jb_reg scalar(uint64_t a, uint64_t b)
+{
+	return (struct jb_reg){ JB_SCALAR, 0, a, b };
+}
+
+static struct jb_reg pkt_id(uint32_t id, int64_t a, int64_t b)
+{
+	if (a < -PKT_LIMIT || b > PKT_LIMIT || a > b)
+		return unknown;
+	return (struct jb_reg){ JB_PKT, id, (uint64_t)a, (uint64_t)b };
+}
+
+static struct jb_reg pkt(int64_t a, int64_t b)
+{
+	return pkt_id(0, a, b);
+}
+
+static bool reg_eq(const struct jb_reg *x, const struct jb_reg *y)
+{
+	return x->t == y->t && x->id == y->id && x->a == y->a && x->b == y->b;
+}
+
+static struct jb_var *find_var(struct jb_state *s, uint32_t id)
+{
+	int i;
+
+	for (i = 0; i < JB_NVARS; i++)
+		if (id && s->var[i].id == id)
+			return &s->var[i];
+	return NULL;
+}
+
+static const struct jb_var *find_var_c(const struct jb_state *s, uint32_t id)
+{
+	return find_var((struct jb_state *)s, id);
+}
+
+/* Forgets variable @id and every register offset by it. */
+static void drop_var(struct jb_state *s, uint32_t id)
+{
+	struct jb_var *v = find_var(s, id);
+	int i;
+
+	if (v)
+		memset(v, 0, sizeof(*v));
+	for (i = 0; i < HR_NREGS; i++)
+		if (s->r[i].t == JB_PKT && s->r[i].id == id)
+			s->r[i] = unknown;
+}
+
+/* The offsets of ctx->data and ctx->data_end for the program types whose
+ * context the analysis knows; false for every other. */
+static bool ctx_layout(const struct hr_vm_prog *vm, int *data, int *end,
+		       int *meta)
+{
+	static const int sizes[] = { 1, 2, 4, 8 };
+	int o, s;
+
+	if (vm->ctx_access && vm->ctx_access == hr_prog_type_xdp.ctx_access &&
+	    vm->ctx_size == sizeof(struct xdp_md)) {
+		*data = offsetof(struct xdp_md, data);
+		*end = offsetof(struct xdp_md, data_end);
+		*meta = offsetof(struct xdp_md, data_meta);
+	} else if (vm->ctx_access &&
+		   vm->ctx_access == hr_prog_type_tc.ctx_access &&
+		   vm->ctx_size == sizeof(struct __sk_buff)) {
+		*data = offsetof(struct __sk_buff, data);
+		*end = offsetof(struct __sk_buff, data_end);
+		*meta = offsetof(struct __sk_buff, data_meta);
+	} else {
+		return false;
+	}
+	if (*end != *data + 4)
+		return false;
+	/* The program may never write any of the three fields. */
+	for (s = 0; s < 4; s++) {
+		for (o = *data - 7; o < *data + 8; o++)
+			if (o >= 0 && o + sizes[s] > *data &&
+			    vm->ctx_access(vm->prog, o, sizes[s], true))
+				return false;
+		for (o = *meta - 7; o < *meta + 4; o++)
+			if (o >= 0 && o + sizes[s] > *meta &&
+			    vm->ctx_access(vm->prog, o, sizes[s], true))
+				*meta = -1; /* not tracked */
+	}
+	return true;
+}
+
+struct an {
+	const struct hr_vm_prog *vm;
+	struct jb_state *st;
+	uint8_t *dirty;
+	bool fp_fixed, layout;
+	int off_data, off_end, off_meta;
+	bool changed;
+};
+
+static void forget_packet(struct jb_state *s)
+{
+	int i;
+
+	for (i = 0; i < HR_NREGS; i++)
+		if (s->r[i].t == JB_PKT || s->r[i].t == JB_PKT_END ||
+		    s->r[i].t == JB_META)
+			s->r[i] = unknown;
+	s->range = 0;
+	s->mrange = 0;
+	memset(s->var, 0, sizeof(s->var));
+}
+
+/* Merges @s into the state entering @pc. */
+static void flow(struct an *an, uint32_t pc, const struct jb_state *s)
+{
+	struct jb_state *d;
+	bool widen, ch = false;
+	int i;
+
+	if (pc >= an->vm->cnt)
+		return;
+	d = &an->st[pc];
+	if (!d->live) {
+		*d = *s;
+		d->live = 1;
+		d->visits = 1;
+		an->dirty[pc] = 1;
+		an->changed = true;
+		return;
+	}
+	widen = d->visits >= WIDEN_AFTER;
+	for (i = 0; i < HR_NREGS; i++) {
+		struct jb_reg *x = &d->r[i];
+		const struct jb_reg *y = &s->r[i];
+		struct jb_reg m;
+
+		if (reg_eq(x, y))
+			continue;
+		if (widen || x->t != y->t || x->id != y->id) {
+			m = unknown;
+		} else if (x->t == JB_SCALAR) {
+			m = scalar(x->a < y->a ? x->a : y->a,
+				   x->b > y->b ? x->b : y->b);
+		} else if (x->t == JB_META) {
+			m = (struct jb_reg){
+				JB_META, 0,
+				(int64_t)x->a < (int64_t)y->a ? x->a : y->a,
+				(int64_t)x->b > (int64_t)y->b ? x->b : y->b
+			};
+		} else if (x->t == JB_PKT) {
+			m = pkt_id(
+				x->id,
+				(int64_t)x->a < (int64_t)y->a ? (int64_t)x->a :
+								(int64_t)y->a,
+				(int64_t)x->b > (int64_t)y->b ? (int64_t)x->b :
+								(int64_t)y->b);
+		} else {
+			m = unknown;
+		}
+		if (!reg_eq(x, &m)) {
+			*x = m;
+			ch = true;
+		}
+	}
+	if (s->range < d->range) {
+		d->range = widen ? 0 : s->range;
+		ch = true;
+	}
+	if (s->mrange < d->mrange) {
+		d->mrange = widen ? 0 : s->mrange;
+		ch = true;
+	}
+	for (i = 0; i < JB_NVARS; i++) {
+		struct jb_var *x = &d->var[i];
+		const struct jb_var *y;
+
+		if (!x->id)
+			continue;
+		y = find_var_c(s, x->id);
+		if (!y || (widen && memcmp(x, y, sizeof(*x)))) {
+			drop_var(d, x->id);
+			ch = true;
+			continue;
+		}
+		if (y->range < x->range) {
+			x->range = y->range;
+			ch = true;
+		}
+		if (y->lo < x->lo) {
+			x->lo = y->lo;
+			ch = true;
+		}
+		if (y->hi > x->hi) {
+			x->hi = y->hi;
+			ch = true;
+		}
+	}
+	/* A register offset by a variable the join dropped knows nothing. */
+	for (i = 0; i < HR_NREGS; i++)
+		if (d->r[i].t == JB_PKT && d->r[i].id &&
+		    !find_var(d, d->r[i].id)) {
+			d->r[i] = unknown;
+			ch = true;
+		}
+	if (ch) {
+		if (d->visits < 255)
+			d->visits++;
+		an->dirty[pc] = 1;
+		an->changed = true;
+	}
+}
+
+static uint64_t mask_bits(uint64_t v)
+{
+	return v ? (~0ull >> __builtin_clzll(v)) : 0;
+}
+
+/* dst op= src on scalars, 64-bit; unknown when it may wrap. */
+static struct jb_reg scalar_alu(uint8_t op, struct jb_reg d, struct jb_reg s)
+{
+	if (d.t != JB_SCALAR || s.t != JB_SCALAR)
+		return unknown;
+	switch (op) {
+	case HR_ADD:
+		if (d.b + s.b < d.b)
+			return unknown;
+		return scalar(d.a + s.a, d.b + s.b);
+	case HR_SUB:
+		if (d.a < s.b)
+			return unknown;
+		return scalar(d.a - s.b, d.b - s.a);
+	case HR_MUL:
+		if (d.b && s.b > UINT32_MAX / d.b)
+			return unknown;
+		if (d.b > UINT32_MAX || s.b > UINT32_MAX)
+			return unknown;
+		return scalar(d.a * s.a, d.b * s.b);
+	case HR_AND:
+		return scalar(0, d.b < s.b ? d.b : s.b);
+	case HR_OR:
+	case HR_XOR:
+		return scalar(0, mask_bits(d.b | s.b));
+	case HR_LSH:
+		if (s.a != s.b || s.a > 63 || (d.b << s.a) >> s.a != d.b)
+			return unknown;
+		return scalar(d.a << s.a, d.b << s.a);
+	case HR_RSH:
+		if (s.a != s.b || s.a > 63)
+			return scalar(0, d.b);
+		return scalar(d.a >> s.a, d.b >> s.a);
+	case HR_DIV:
+		if (s.a == 0)
+			return scalar(0, d.b);
+		return scalar(d.a / s.b, d.b / s.a);
+	case HR_MOD:
+		return scalar(0, d.b);
+	}
+	return unknown;
+}
+
+/* Packet pointer @p plus scalar @v: a constant moves the offset, a
+ * range becomes a new variable named after this instruction. */
+static struct jb_reg pkt_add(struct jb_state *s, uint32_t pc, struct jb_reg p,
+			     struct jb_reg v)
+{
+	uint32_t id = pc + 1;
+	int i;
+
+	if (v.b > PKT_LIMIT)
+		return unknown;
+	if (v.a == v.b)
+		return pkt_id(p.id, (int64_t)p.a + (int64_t)v.a,
+			      (int64_t)p.b + (int64_t)v.a);
+	if (p.id)
+		return pkt_id(p.id, (int64_t)p.a + (int64_t)v.a,
+			      (int64_t)p.b + (int64_t)v.b);
+	/* The variable of an earlier run of this instruction is another. */
+	drop_var(s, id);
+	for (i = 0; i < JB_NVARS; i++) {
+		if (s->var[i].id)
+			continue;
+		s->var[i] =
+			(struct jb_var){ id, 0, (uint32_t)v.a, (uint32_t)v.b };
+		return pkt_id(id, (int64_t)p.a, (int64_t)p.b);
+	}
+	return pkt((int64_t)p.a + (int64_t)v.a, (int64_t)p.b + (int64_t)v.b);
+}
+
+static void do_alu(struct an *an, uint32_t pc, const struct hr_insn *insn,
+		   struct jb_state *s)
+{
+	bool w = HR_CLASS(insn->code) == HR_ALU64;
+	bool x = HR_SRC(insn->code) == HR_X;
+	uint8_t op = HR_OP(insn->code);
+	struct jb_reg *d = &s->r[insn->dst];
+	struct jb_reg src, r;
+	int64_t imm = insn->imm;
+
+	if (op == HR_END) {
+		if (insn->imm == 16)
+			*d = scalar(0, 0xffff);
+		else if (insn->imm == 32)
+			*d = scalar(0, UINT32_MAX);
+		else
+			*d = unknown;
+		return;
+	}
+	if (x)
+		src = s->r[insn->src];
+	else
+		src = scalar(w ? (uint64_t)imm : (uint32_t)imm,
+			     w ? (uint64_t)imm : (uint32_t)imm);
+	/* Shift counts are taken modulo the width, as both engines do. */
+	if ((op == HR_LSH || op == HR_RSH) && src.t == JB_SCALAR &&
+	    src.a == src.b) {
+		src.a &= w ? 63 : 31;
+		src.b = src.a;
+	}
+	if (op == HR_MOV) {
+		if (insn->off)
+			r = unknown;
+		else
+			r = src;
+	} else if (w && op == HR_ADD && x &&
+		   ((d->t == JB_PKT && src.t == JB_SCALAR) ||
+		    (d->t == JB_SCALAR && src.t == JB_PKT))) {
+		r = pkt_add(s, pc, d->t == JB_PKT ? *d : src,
+			    d->t == JB_PKT ? src : *d);
+	} else if (w && (op == HR_ADD || op == HR_SUB) && !x &&
+		   d->t == JB_PKT) {
+		int64_t k = op == HR_ADD ? imm : -imm;
+
+		r = pkt_id(d->id, (int64_t)d->a + k, (int64_t)d->b + k);
+	} else if (w && (op == HR_ADD || op == HR_SUB) && d->t == JB_META &&
+		   src.t == JB_SCALAR && src.a == src.b &&
+		   (int64_t)src.a >= -PKT_LIMIT &&
+		   (int64_t)src.a <= PKT_LIMIT) {
+		int64_t k = op == HR_ADD ? (int64_t)src.a : -(int64_t)src.a;
+
+		r = (int64_t)d->a + k < -PKT_LIMIT ||
+				    (int64_t)d->b + k > PKT_LIMIT ?
+			    unknown :
+			    (struct jb_reg){ JB_META, 0,
+					     (uint64_t)((int64_t)d->a + k),
+					     (uint64_t)((int64_t)d->b + k) };
+	} else if (w && (op == HR_ADD || op == HR_SUB) && !x && d->t == JB_FP) {
+		int64_t k = (int64_t)d->a + (op == HR_ADD ? imm : -imm);
+
+		r = k >= -HR_STACK_SIZE && k <= 0 ?
+			    (struct jb_reg){ JB_FP, 0, (uint64_t)k,
+					     (uint64_t)k } :
+			    unknown;
+	} else if (op == HR_NEG || op == HR_ARSH) {
+		r = unknown;
+	} else if (!w && (op == HR_DIV || op == HR_MOD) && insn->off) {
+		r = unknown;
+	} else if (w && (op == HR_DIV || op == HR_MOD) && insn->off) {
+		r = unknown;
+	} else {
+		r = scalar_alu(op, *d, src);
+	}
+	if (!w) {
+		/* 32-bit: exact only while everything fits in 32 bits. */
+		if (r.t != JB_SCALAR || r.b > UINT32_MAX ||
+		    (d->t == JB_SCALAR && d->b > UINT32_MAX && op != HR_MOV) ||
+		    (src.t == JB_SCALAR && src.b > UINT32_MAX))
+			r = scalar(0, UINT32_MAX);
+	}
+	*d = r;
+}
+
+static void do_ldx(struct an *an, const struct hr_insn *insn,
+		   struct jb_state *s)
+{
+	int size = hr_size_bytes(insn->code);
+	const struct jb_reg *b = &s->r[insn->src];
+	struct jb_reg r;
+
+	if (HR_MODE(insn->code) == HR_MEMSX)
+		r = unknown;
+	else
+		r = scalar(0,
+			   size == 8 ? UINT64_MAX : (1ull << (8 * size)) - 1);
+	if (an->layout && b->t == JB_CTX && size == 4 &&
+	    HR_MODE(insn->code) == HR_MEM) {
+		if (insn->off == an->off_data)
+			r = pkt(0, 0);
+		else if (insn->off == an->off_end)
+			r = (struct jb_reg){ JB_PKT_END, 0, 0, 0 };
+		else if (insn->off == an->off_meta)
+			r = (struct jb_reg){ JB_META, 0, 0, 0 };
+	}
+	s->r[insn->dst] = r;
+}
+
+/* Refines @s for a comparison @op of @d and @src known to hold. */
+static bool refine(uint8_t op, struct jb_state *s, int dreg,
+		   const struct jb_reg *src, int sreg, bool x)
+{
+	struct jb_reg *d = &s->r[dreg];
+	const struct jb_reg *p = NULL;
+	int64_t need = -1;
+	uint64_t k, lo, hi;
+
+	if (x && d->t == JB_PKT && src->t == JB_PKT_END) {
+		p = d;
+		if (op == HR_JLE) /* p <= end */
+			need = (int64_t)p->a;
+		else if (op == HR_JLT) /* p < end */
+			need = (int64_t)p->a + 1;
+	} else if (x && d->t == JB_PKT_END && src->t == JB_PKT) {
+		p = src;
+		if (op == HR_JGE) /* end >= p */
+			need = (int64_t)p->a;
+		else if (op == HR_JGT) /* end > p */
+			need = (int64_t)p->a + 1;
+	}
+	/* data_meta + k against data itself. */
+	if (x && d->t == JB_META && src->t == JB_PKT && !src->id && !src->a &&
+	    !src->b) {
+		int64_t m = -1;
+
+		if (op == HR_JLE)
+			m = (int64_t)d->a;
+		else if (op == HR_JLT)
+			m = (int64_t)d->a + 1;
+		if (m > s->mrange)
+			s->mrange = m > PKT_LIMIT ? PKT_LIMIT : m;
+	} else if (x && d->t == JB_PKT && !d->id && !d->a && !d->b &&
+		   src->t == JB_META) {
+		int64_t m = -1;
+
+		if (op == HR_JGE)
+			m = (int64_t)src->a;
+		else if (op == HR_JGT)
+			m = (int64_t)src->a + 1;
+		if (m > s->mrange)
+			s->mrange = m > PKT_LIMIT ? PKT_LIMIT : m;
+	}
+	if (need > PKT_LIMIT)
+		need = PKT_LIMIT;
+	if (p && p->id) {
+		struct jb_var *v = find_var(s, p->id);
+
+		if (v && need > v->range)
+			v->range = (int32_t)need;
+	} else if (need > s->range) {
+		s->range = need;
+	}
+	if (x || d->t != JB_SCALAR)
+		return true;
+	/* dst op K on a scalar: narrow its range; false when impossible. */
+	k = src->a;
+	lo = d->a;
+	hi = d->b;
+	switch (op) {
+	case HR_JEQ:
+		if (k < lo || k > hi)
+			return false;
+		lo = hi = k;
+		break;
+	case HR_JGT:
+		if (k == UINT64_MAX)
+			return false;
+		lo = lo > k + 1 ? lo : k + 1;
+		break;
+	case HR_JGE:
+		lo = lo > k ? lo : k;
+		break;
+	case HR_JLT:
+		if (k == 0)
+			return false;
+		hi = hi < k - 1 ? hi : k - 1;
+		break;
+	case HR_JLE:
+		hi = hi < k ? hi : k;
+		break;
+	default:
+		return true;
+	}
+	if (lo > hi)
+		return false;
+	d->a = lo;
+	d->b = hi;
+	return true;
+}
+
+static uint8_t negate(uint8_t op)
+{
+	switch (op) {
+	case HR_JEQ:
+		return HR_JNE;
+	case HR_JNE:
+		return HR_JEQ;
+	case HR_JGT:
+		return HR_JLE;
+	case HR_JLE:
+		return HR_JGT;
+	case HR_JGE:
+		return HR_JLT;
+	case HR_JLT:
+		return HR_JGE;
+	}
+	return 0xff; /* no refinement */
+}
+
+static void step(struct an *an, uint32_t pc)
+{
+	const struct hr_vm_prog *vm = an->vm;
+	const struct hr_insn *insn = &vm->insns[pc];
+	struct jb_state s = an->st[pc];
+	uint8_t cls = HR_CLASS(insn->code), op = HR_OP(insn->code);
+	int i;
+
+	switch (cls) {
+	case HR_ALU:
+	case HR_ALU64:
+		do_alu(an, pc, insn, &s);
+		flow(an, pc + 1, &s);
+		return;
+	case HR_LDX:
+		do_ldx(an, insn, &s);
+		flow(an, pc + 1, &s);
+		return;
+	case HR_ST:
+	case HR_STX:
+		if (HR_MODE(insn->code) == HR_ATOMIC) {
+			if (insn->imm == HR_CMPXCHG)
+				s.r[0] = unknown;
+			else if (insn->imm & HR_FETCH)
+				s.r[insn->src] = unknown;
+		}
+		flow(an, pc + 1, &s);
+		return;
+	case HR_LD:
+		if (insn->code != HR_OPC_LDDW || pc + 1 >= vm->cnt)
+			return; /* aborts */
+		if (insn->src == HR_PSEUDO_MAP_FD)
+			s.r[insn->dst] =
+				(struct jb_reg){ JB_MAP, 0,
+						 hr_insn_lddw_value(insn), 0 };
+		else if (insn->src == 0)
+			s.r[insn->dst] = scalar(hr_insn_lddw_value(insn),
+						hr_insn_lddw_value(insn));
+		else
+			s.r[insn->dst] = unknown;
+		flow(an, pc + 2, &s);
+		return;
+	case HR_JMP:
+	case HR_JMP32:
+		break;
+	default:
+		return;
+	}
+	if (op == HR_EXIT)
+		return;
+	if (op == HR_CALL) {
+		if (cls == HR_JMP && insn->src == HR_CALL_LOCAL &&
+		    HR_SRC(insn->code) == HR_K) {
+			struct jb_state c;
+
+			memset(&c, 0, sizeof(c));
+			for (i = 0; i < HR_NREGS; i++)
+				c.r[i] = unknown;
+			if (an->fp_fixed)
+				c.r[10] = (struct jb_reg){ JB_FP, 0, 0, 0 };
+			flow(an, pc + 1 + (uint32_t)insn->imm, &c);
+		}
+		for (i = 0; i <= 5; i++)
+			s.r[i] = unknown;
+		forget_packet(&s);
+		flow(an, pc + 1, &s);
+		return;
+	}
+	if (op == HR_JA) {
+		int64_t delta = cls == HR_JMP ? insn->off : insn->imm;
+
+		flow(an, (uint32_t)((int64_t)pc + 1 + delta), &s);
+		return;
+	}
+	{
+		uint32_t t = (uint32_t)((int64_t)pc + 1 + insn->off);
+		bool x = HR_SRC(insn->code) == HR_X;
+		struct jb_reg src = x ? s.r[insn->src] :
+					scalar((uint64_t)(int64_t)insn->imm,
+					       (uint64_t)(int64_t)insn->imm);
+		struct jb_state taken = s;
+
+		if (cls == HR_JMP &&
+		    (op == HR_JEQ || op == HR_JGT || op == HR_JGE ||
+		     op == HR_JLT || op == HR_JLE || op == HR_JNE)) {
+			if (refine(op, &taken, insn->dst, &src, insn->src, x))
+				flow(an, t, &taken);
+			if (refine(negate(op), &s, insn->dst, &src, insn->src,
+				   x))
+				flow(an, pc + 1, &s);
+			return;
+		}
+		flow(an, t, &taken);
+		flow(an, pc + 1, &s);
+	}
+}
+
+void jb_analyze(const struct hr_vm_prog *vm, bool fp_fixed, struct jb_facts *f)
+{
+	struct an an = { .vm = vm, .fp_fixed = fp_fixed };
+	struct jb_state s;
+	uint32_t pc;
+	int i;
+
+	memset(f, 0, sizeof(*f));
+	if (!vm->cnt || vm->cnt > MAX_ANALYZED)
+		return;
+	an.st = calloc(vm->cnt, sizeof(*an.st));
+	an.dirty = calloc(vm->cnt, 1);
+	if (!an.st || !an.dirty) {
+		free(an.st);
+		free(an.dirty);
+		return;
+	}
+	an.layout = ctx_layout(vm, &an.off_data, &an.off_end, &an.off_meta);
+	memset(&s, 0, sizeof(s));
+	for (i = 0; i < HR_NREGS; i++)
+		s.r[i] = unknown;
+	/* The engines zero r0, r3..r9. */
+	s.r[0] = scalar(0, 0);
+	for (i = 3; i < 10; i++)
+		s.r[i] = scalar(0, 0);
+	if (an.layout)
+		s.r[1] = (struct jb_reg){ JB_CTX, 0, 0, 0 };
+	if (fp_fixed)
+		s.r[10] = (struct jb_reg){ JB_FP, 0, 0, 0 };
+	flow(&an, 0, &s);
+	do {
+		an.changed = false;
+		for (pc = 0; pc < vm->cnt; pc++) {
+			if (!an.dirty[pc])
+				continue;
+			an.dirty[pc] = 0;
+			step(&an, pc);
+		}
+	} while (an.changed);
+	free(an.dirty);
+	f->in = an.st;
+	f->cnt = vm->cnt;
+}
+
+void jb_free(struct jb_facts *f)
+{
+	free(f->in);
+	f->in = NULL;
+}
+
+const struct jb_reg *jb_reg_at(const struct jb_facts *f, uint32_t pc, int reg)
+{
+	if (!f->in || pc >= f->cnt || !f->in[pc].live || reg < 0 ||
+	    reg >= HR_NREGS)
+		return NULL;
+	return &f->in[pc].r[reg];
+}
+
+bool jb_pkt_safe(const struct jb_facts *f, uint32_t pc, int breg, int off,
+		 int size)
+{
+	const struct jb_reg *r = jb_reg_at(f, pc, breg);
+
+	const struct jb_var *v;
+
+	if (r && r->t == JB_META)
+		return (int64_t)r->a + off >= 0 &&
+		       (int64_t)r->b + off + size <= f->in[pc].mrange;
+	if (!r || r->t != JB_PKT || (int64_t)r->a + off < 0)
+		return false;
+	if (!r->id)
+		return (int64_t)r->b + off + size <= f->in[pc].range;
+	v = find_var_c(&f->in[pc], r->id);
+	return v &&
+	       ((int64_t)r->b + off + size <= v->range ||
+		(int64_t)v->hi + (int64_t)r->b + off + size <= f->in[pc].range);
+}
+
+bool jb_is_ctx(const struct jb_facts *f, uint32_t pc, int breg)
+{
+	const struct jb_reg *r = jb_reg_at(f, pc, breg);
+
+	return r && r->t == JB_CTX;
+}
+
+bool jb_fp_arg(const struct jb_facts *f, uint32_t pc, int reg, int len,
+	       int32_t *off)
+{
+	const struct jb_reg *r = jb_reg_at(f, pc, reg);
+
+	if (!r || r->t != JB_FP)
+		return false;
+	if ((int64_t)r->a < -HR_STACK_SIZE || (int64_t)r->a + len > 0)
+		return false;
+	*off = (int32_t)(int64_t)r->a;
+	return true;
+}
