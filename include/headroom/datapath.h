@@ -102,6 +102,11 @@ struct hr_dev_counters {
 
 /* Fills what @c->sz covers; 0 or -EINVAL. */
 int hr_dev_get_counters(const struct hr_dev *dev, struct hr_dev_counters *c);
+
+/* Packets and bytes received on RX queue @queue of @dev, all workers;
+ * 0 or -EINVAL. */
+int hr_dev_get_queue_counters(const struct hr_dev *dev, unsigned int queue,
+			      uint64_t *rx_packets, uint64_t *rx_bytes);
 /* "mtu", "ring_full" ... for drops[i]; NULL past the last. */
 const char *hr_dev_drop_name(unsigned int i);
 

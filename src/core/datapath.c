@@ -362,6 +362,27 @@ const char *hr_dev_drop_name(unsigned int i)
 	return i < HR_DROP__MAX ? hr_drop_reason_str(i) : NULL;
 }
 
+int hr_dev_get_queue_counters(const struct hr_dev *dev, unsigned int queue,
+			      uint64_t *rx_packets, uint64_t *rx_bytes)
+{
+	uint64_t p = 0, b = 0;
+	unsigned int w;
+
+	if (!dev || queue >= HR_DEV_MAX_QUEUES)
+		return -EINVAL;
+	for (w = 0; w < HR_MAX_WORKERS; w++) {
+		p += __atomic_load_n(&dev->qstats[queue][w].rx_packets,
+				     __ATOMIC_RELAXED);
+		b += __atomic_load_n(&dev->qstats[queue][w].rx_bytes,
+				     __ATOMIC_RELAXED);
+	}
+	if (rx_packets)
+		*rx_packets = p;
+	if (rx_bytes)
+		*rx_bytes = b;
+	return 0;
+}
+
 int hr_dev_get_counters(const struct hr_dev *dev, struct hr_dev_counters *c)
 {
 	struct hr_dev_counters full;

@@ -84,11 +84,16 @@ void hr_xdp_rx(struct hr_napi *napi, struct hr_xdp_buff *xdp)
 	struct hr_worker *w = napi->worker;
 	struct hr_dev *dev = napi->dev;
 	struct hr_dev_stats *st = &dev->stats[w->id];
+	struct hr_queue_stats *qs =
+		&dev->qstats[napi->queue % HR_DEV_MAX_QUEUES][w->id];
+	uint32_t len = hr_xdp_buff_len(xdp);
 	struct hr_prog *prog;
 	uint32_t act;
 
 	hr_stat_add(&st->rx_packets, 1);
-	hr_stat_add(&st->rx_bytes, hr_xdp_buff_len(xdp));
+	hr_stat_add(&st->rx_bytes, len);
+	hr_stat_add(&qs->rx_packets, 1);
+	hr_stat_add(&qs->rx_bytes, len);
 	/*
 	 * Inside the worker's epoch (odd while polling): the program read
 	 * here stays alive until this poll ends, as under rcu_read_lock.

@@ -6,6 +6,7 @@
  * object a line. Rates are over the interval since the previous report;
  * the cumulative counters are read with relaxed loads, never locked.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,7 @@ struct kt_snap {
 
 struct snap {
 	struct rx_snap rx[HR_MAX_WORKERS];
+	uint64_t queue[HR_MAX_IFINDEX][HR_DEV_MAX_QUEUES];
 	uint64_t redirect_err, exception;
 	struct enq_snap enq[8][HR_STATS_KEYS][HR_MAX_WORKERS];
 	struct kt_snap kt[8][HR_STATS_KEYS];
@@ -50,7 +52,13 @@ static void take_rx(struct hr_datapath *dp, struct snap *s)
 			struct rx_snap *r = &s->rx[w];
 
 #define LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
-			r->rx += LD(st->rx_packets);
+			/* XDP-RX: what the XDP programs ran on, as the
+			 * sample's own counter. */
+			for (i = 0; i < 5; i++)
+				r->rx += LD(st->xdp[i]);
+			for (i = 0; i < HR_DEV_MAX_QUEUES; i++)
+				s->queue[d][i] +=
+					LD(dev->qstats[i][w].rx_packets);
 			r->drop += LD(st->xdp[1]) + LD(st->xdp[0]);
 			for (i = 0; i < HR_DROP__MAX; i++)
 				r->drop += LD(st->drops[i]);
@@ -93,6 +101,29 @@ static double rate(uint64_t now, uint64_t prev, double t)
 	return (double)(now - prev) / t;
 }
 
+/* rx-queue DEV:Q: what each device queue received, any worker. */
+static void print_queues(struct hr_datapath *dp, FILE *f, const struct snap *n,
+			 const struct snap *p, double t)
+{
+	unsigned int d, q;
+
+	for (d = 0; d < HR_MAX_IFINDEX; d++) {
+		if (!dp->devs[d])
+			continue;
+		for (q = 0; q < HR_DEV_MAX_QUEUES; q++) {
+			double r = rate(n->queue[d][q], p->queue[d][q], t);
+			char name[32];
+
+			if (r <= 0)
+				continue;
+			snprintf(name, sizeof(name), "%.12s:%u",
+				 dp->devs[d]->name, q);
+			fprintf(f, "%-15s %-7s %'-14.0f\n", "rx-queue", name,
+				r);
+		}
+	}
+}
+
 static void print_text(struct hr_datapath *dp, FILE *f, const struct snap *n,
 		       const struct snap *p, double t)
 {
@@ -115,6 +146,7 @@ static void print_text(struct hr_datapath *dp, FILE *f, const struct snap *n,
 	}
 	fprintf(f, "%-15s %-7s %'-14.0f %'-11.0f\n", "XDP-RX", "total", rx,
 		drop);
+	print_queues(dp, f, n, p, t);
 	for (m = 0; m < dp->nwatch; m++) {
 		for (key = 0; key < HR_STATS_KEYS; key++) {
 			double sp = 0, sd = 0, sb = 0;

@@ -60,6 +60,12 @@ struct hr_dev_stats {
 	uint64_t redirect_err[HR_ERRNO_MAX]; /* by errno */
 } __attribute__((aligned(64)));
 
+/* Counters of one RX queue on one worker. */
+struct hr_queue_stats {
+	uint64_t rx_packets;
+	uint64_t rx_bytes;
+} __attribute__((aligned(64)));
+
 struct hr_dev_ops {
 	const char *kind;
 	int (*open)(struct hr_dev *dev);
@@ -112,6 +118,7 @@ struct hr_dev {
 	bool no_rx_queue_record;
 	struct hr_datapath *dp;
 	struct hr_dev_stats stats[HR_MAX_WORKERS];
+	struct hr_queue_stats qstats[HR_DEV_MAX_QUEUES][HR_MAX_WORKERS];
 };
 
 /*
