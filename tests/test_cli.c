@@ -540,6 +540,49 @@ static void test_exit_codes(void)
 	      "test --help incomplete");
 }
 
+/*
+ * --fib-dev, --route and --neigh feed bpf_fib_lookup: xdp_fib writes the
+ * return code and the filled struct bpf_fib_lookup back into the packet
+ * (test_fib compares the helper itself with the kernel).
+ */
+static void test_fib_args(void)
+{
+	static const char *const routed =
+		"0000000000000000021100000000640002000000000000000a010002000000"
+		"0000000000000000000a0900050000000000000000000000000000000000"
+		"0000000000000000000000000000";
+	static const char *const unrouted =
+		"0000000000000000021100000000640002000000000000000a010002000000"
+		"0000000000000000000a0800010000000000000000000000000000000000"
+		"0000000000000000000000000000";
+	char cmd[8192], out[8192];
+	int rc;
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s test %s/xdp_fib.o:xdp_fib --json "
+		 "--fib-dev '2 mtu 1500 mac 02:00:00:00:00:02 forwarding' "
+		 "--route '10.9.0.0/16 via 10.1.0.1 dev 2' "
+		 "--route '10.1.0.0/16 dev 2' "
+		 "--neigh '10.1.0.1 lladdr 02:00:00:00:01:01 dev 2' "
+		 "--hex %s --hex %s",
+		 bin, t_progs_dir(), routed, unrouted);
+	rc = run_cmd(cmd, out, sizeof(out));
+	CHECK(rc == 0, "fib run exits %d", rc);
+	/* SUCCESS, mtu_result 1500, next hop 10.1.0.1, smac and dmac. */
+	CHECK(strstr(out, "\"data\":\"00000000000000000211000000"
+			  "00dc05"),
+	      "routed lookup: %s", out);
+	CHECK(strstr(out, "0a010001") &&
+		      strstr(out, "020000000002020000000101"),
+	      "routed lookup next hop and MACs: %s", out);
+	/* No route: BPF_FIB_LKUP_RET_NOT_FWDED (4). */
+	CHECK(strstr(out, "\"data\":\"04000000"), "unrouted lookup: %s", out);
+	expect_exit("test x.o --route '10.9.0.0/99' --hex 00", 2,
+		    "a route that does not parse");
+	expect_exit("test x.o --neigh '10.1.0.1 lladdr zz dev 2' --hex 00", 2,
+		    "a neighbour that does not parse");
+}
+
 /* --out writes what was not dropped; a damaged pcap keeps what came
  * before the damage. */
 static void test_pcap_io(void)
@@ -608,6 +651,7 @@ int main(void)
 	}
 	test_exit_codes();
 	test_pcap_io();
+	test_fib_args();
 	if (!t_have_kernel(why, sizeof(why)))
 		return t_skip(why);
 	libbpf_set_print(capture_print);

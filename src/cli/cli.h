@@ -43,6 +43,10 @@ struct hr_prog *hr_cli_open_prog_opts(const char *spec,
 
 int hr_cli_engine(const char *name, enum hr_engine *engine);
 
+/* --route ('R'), --neigh ('N') or --fib-dev ('F') @arg into the tables
+ * bpf_fib_lookup reads; 0 or -errno after a message. */
+int hr_cli_fib_arg(int which, const char *arg);
+
 /* How to open the object, shared by test and inspect: --btf, --type,
  * --map-size, --pin-dir, --set. */
 struct hr_cli_load {

@@ -24,7 +24,8 @@ static const char test_usage[] =
 	"                     [--map NAME=KEY:VALUE ...] [--dump-maps]\n"
 	"                     [--btf FILE] [--map-size NAME=N ...]\n"
 	"                     [--pin-dir DIR] [--set NAME=VALUE ...]\n"
-	"                     [--events]\n"
+	"                     [--events] [--fib-dev SPEC ...] [--route SPEC ...]\n"
+	"                     [--neigh SPEC ...]\n"
 	"\n"
 	"Runs the program once per packet (N times on the same buffer with\n"
 	"--repeat, as BPF_PROG_TEST_RUN) and prints the index, the verdict, the\n"
@@ -63,6 +64,12 @@ static const char test_usage[] =
 	"                  before its packet's line: 'event MAP cpu N (SIZE):\n"
 	"                  HEX', or with --json\n"
 	"                  {\"event\":MAP,\"cpu\":N,\"data\":HEX}\n"
+	"  --fib-dev SPEC  a device bpf_fib_lookup knows: 'IFINDEX [mtu N]\n"
+	"                  [mac MAC] [addr IP] [forwarding]' (repeatable)\n"
+	"  --route SPEC    a route: '[blackhole|unreachable|prohibit|local]\n"
+	"                  PREFIX/LEN [via GW] [dev IFINDEX] [metric N]\n"
+	"                  [mtu N] [src IP]' (mtu: a locked route MTU)\n"
+	"  --neigh SPEC    a neighbour: 'IP lladdr MAC dev IFINDEX'\n"
 	"\n"
 	"exit codes: 0 every packet ran (whatever the verdicts), 1 load error,\n"
 	"            2 bad arguments or unreadable input, 3 a packet could not\n"
@@ -268,6 +275,9 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 		{ "out", required_argument, NULL, 'o' },
 		{ "engine", required_argument, NULL, 'e' },
 		{ "map", required_argument, NULL, 'M' },
+		{ "route", required_argument, NULL, 'R' },
+		{ "neigh", required_argument, NULL, 'N' },
+		{ "fib-dev", required_argument, NULL, 'F' },
 		{ "dump-maps", no_argument, NULL, 'D' },
 		HR_CLI_LOAD_LONGOPTS,
 		{ "events", no_argument, NULL, 'E' },
@@ -324,6 +334,12 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 			break;
 		case 'D':
 			cfg->dump_maps = true;
+			break;
+		case 'R':
+		case 'N':
+		case 'F':
+			if (hr_cli_fib_arg(c, optarg))
+				return -EINVAL;
 			break;
 		case 'E':
 			cfg->events = true;
