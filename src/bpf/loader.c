@@ -235,6 +235,16 @@ static int read_section(struct hr_loader *ld, Elf *elf, size_t shstrndx,
 		s->data = d->d_buf;
 	}
 	classify(ld, s, &sh);
+	/* Only .bss may be all size and no bytes (SHT_NOBITS). */
+	if (!s->data && s->size &&
+	    (s->kind != HR_SEC_OTHER && s->kind != HR_SEC_BSS &&
+	     s->kind != HR_SEC_SKIPPED))
+		return hr_ld_error(ld, -EINVAL, "section '%s' has no data",
+				   s->name);
+	if (!s->data && s->size &&
+	    (!strcmp(s->name, ".BTF") || !strcmp(s->name, ".BTF.ext")))
+		return hr_ld_error(ld, -EINVAL, "section '%s' has no data",
+				   s->name);
 	if (sh.sh_type == SHT_SYMTAB) {
 		if (ld->syms)
 			return hr_ld_error(ld, -EINVAL,
@@ -242,6 +252,9 @@ static int read_section(struct hr_loader *ld, Elf *elf, size_t shstrndx,
 		return read_symtab(ld, elf, scn, &sh);
 	}
 	if (strcmp(s->name, ".BTF") == 0) {
+		if (ld->btf)
+			return hr_ld_error(ld, -EINVAL,
+					   "more than one .BTF section");
 		ld->btf = btf__new(s->data, (uint32_t)s->size);
 		if (!ld->btf)
 			return hr_ld_error(ld, -errno ? -errno : -EINVAL,
