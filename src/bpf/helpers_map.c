@@ -11,15 +11,28 @@
 #include "maps/map.h"
 #include "vm.h"
 
+/* Keys up to the stack's size are read through an aligned copy when the
+ * program's pointer is not aligned: map code may read key fields. */
+struct hr_key_buf {
+	uint64_t w[(HR_STACK_SIZE + 8) / 8];
+};
+
 /* The map in r1 and a key in r2 the program may read; NULL on abort. */
 static struct hr_map *hr_helper_map_key(struct hr_run *run, uint64_t r1,
-					uint64_t r2, const void **key)
+					uint64_t r2, const void **key,
+					struct hr_key_buf *kb)
 {
 	struct hr_map *map = hr_run_map(run, r1);
+	uint32_t ks;
 
 	if (!map)
 		return NULL;
-	*key = hr_run_mem(run, r2, map->attr.key_size, false);
+	ks = map->attr.key_size;
+	*key = hr_run_mem(run, r2, ks, false);
+	if (*key && (r2 & 7) && ks <= sizeof(kb->w)) {
+		__builtin_memcpy(kb->w, *key, ks);
+		*key = kb->w;
+	}
 	return *key ? map : NULL;
 }
 
@@ -27,8 +40,9 @@ static uint64_t hr_map_lookup_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 				      uint64_t r4, uint64_t r5,
 				      struct hr_run *run)
 {
+	struct hr_key_buf kb;
 	const void *key;
-	struct hr_map *map = hr_helper_map_key(run, r1, r2, &key);
+	struct hr_map *map = hr_helper_map_key(run, r1, r2, &key, &kb);
 
 	if (!map || !map->ops->lookup)
 		return 0;
@@ -39,8 +53,9 @@ static uint64_t hr_map_update_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 				      uint64_t r4, uint64_t r5,
 				      struct hr_run *run)
 {
+	struct hr_key_buf kb;
 	const void *key, *value;
-	struct hr_map *map = hr_helper_map_key(run, r1, r2, &key);
+	struct hr_map *map = hr_helper_map_key(run, r1, r2, &key, &kb);
 
 	if (!map)
 		return 0;
@@ -60,8 +75,9 @@ static uint64_t hr_map_delete_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 				      uint64_t r4, uint64_t r5,
 				      struct hr_run *run)
 {
+	struct hr_key_buf kb;
 	const void *key;
-	struct hr_map *map = hr_helper_map_key(run, r1, r2, &key);
+	struct hr_map *map = hr_helper_map_key(run, r1, r2, &key, &kb);
 
 	if (!map)
 		return 0;
@@ -77,8 +93,9 @@ static uint64_t hr_map_lookup_percpu_elem_fn(uint64_t r1, uint64_t r2,
 					     uint64_t r3, uint64_t r4,
 					     uint64_t r5, struct hr_run *run)
 {
+	struct hr_key_buf kb;
 	const void *key;
-	struct hr_map *map = hr_helper_map_key(run, r1, r2, &key);
+	struct hr_map *map = hr_helper_map_key(run, r1, r2, &key, &kb);
 
 	if (!map || !map->ops->lookup || !hr_map_is_percpu(map))
 		return 0;

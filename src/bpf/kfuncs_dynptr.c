@@ -62,13 +62,24 @@ static bool dp_rdonly(const struct dynptr *d)
 	return d->size & DYNPTR_RDONLY_BIT;
 }
 
+/* The 16 bytes of a dynptr at @addr: run memory, 8-byte aligned as the
+ * verifier demands of a dynptr's stack slots; NULL after an abort. */
+static struct dynptr *dp_mem(struct hr_run *run, uint64_t addr, bool write)
+{
+	if (addr & 7) {
+		hr_run_abort(run, HR_ABORT_HELPER_ARG, addr);
+		return NULL;
+	}
+	return hr_run_mem(run, addr, sizeof(struct dynptr), write);
+}
+
 /*
  * The dynptr at @addr (16 bytes of the run's memory), validated: NULL
  * after an abort when the bytes are not a dynptr this run made.
  */
 static struct dynptr *dp_get(struct hr_run *run, uint64_t addr, bool write)
 {
-	struct dynptr *d = hr_run_mem(run, addr, sizeof(*d), write);
+	struct dynptr *d = dp_mem(run, addr, write);
 	enum dynptr_type t;
 
 	if (!d)
@@ -106,7 +117,7 @@ static void dp_init(struct dynptr *d, void *obj, enum dynptr_type t,
 static uint64_t dp_from(struct hr_run *run, uint64_t flags, uint64_t ptr,
 			enum dynptr_type t, uint32_t size)
 {
-	struct dynptr *d = hr_run_mem(run, ptr, sizeof(*d), true);
+	struct dynptr *d = dp_mem(run, ptr, true);
 
 	if (!d)
 		return 0;
