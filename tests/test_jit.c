@@ -21,6 +21,9 @@
 #include "bpf/mem.h"
 #include "bpf/ctx.h"
 #include "bpf/prog.h"
+#include "bpf/prog_registry.h"
+#include "maps/map.h"
+#include <headroom/map.h>
 #include <headroom/object.h>
 #include <headroom/test_run.h>
 #include <linux/bpf.h>
@@ -909,6 +912,164 @@ out:
 		hr_object_close(obj);
 }
 
+/*
+ * Tail calls and callbacks (progs/jit_tc_calls.bpf.c): each program from
+ * the same maps under both engines, compared on r0, the abort (reason and
+ * pc) and the .bss and vals contents after it; and compiled by the JIT.
+ */
+struct tc_state {
+	uint32_t ret;
+	int abort;
+	uint32_t abort_pc;
+	uint8_t bss[128];
+	uint64_t vals[8];
+};
+
+static void tc_reset(struct hr_object *obj)
+{
+	struct hr_map *bss = hr_object_find_map(obj, ".bss");
+	struct hr_map *vals = hr_object_find_map(obj, "vals");
+	uint32_t k = 0;
+	uint64_t v;
+	void *p = bss->ops->lookup(bss, &k, 0);
+
+	memset(p, 0, bss->attr.value_size);
+	for (k = 0; k < 8; k++) {
+		v = 10 * k + 3;
+		CHECK_EQ(hr_map_update_elem(vals, &k, &v, HR_ANY), 0);
+	}
+}
+
+static void tc_one(struct hr_object *obj, const char *name, int engine,
+		   struct tc_state *st)
+{
+	struct hr_prog *p = hr_object_find_prog(obj, name);
+	struct hr_map *bss = hr_object_find_map(obj, ".bss");
+	struct hr_map *vals = hr_object_find_map(obj, "vals");
+	uint8_t pkt[64] = { 0 };
+	struct hr_test_run_opts o = { .sz = sizeof(o),
+				      .data_in = pkt,
+				      .data_size_in = sizeof(pkt),
+				      .repeat = 1,
+				      .engine = engine };
+	uint32_t k = 0;
+	size_t n;
+
+	memset(st, 0, sizeof(*st));
+	pkt[1] = 42;
+	tc_reset(obj);
+	CHECK_EQ(hr_prog_test_run(p, &o), 0);
+	st->ret = o.retval;
+	st->abort = o.abort;
+	st->abort_pc = o.abort_pc;
+	n = bss->attr.value_size < sizeof(st->bss) ? bss->attr.value_size :
+						     sizeof(st->bss);
+	memcpy(st->bss, bss->ops->lookup(bss, &k, 0), n);
+	for (k = 0; k < 8; k++)
+		CHECK_EQ(hr_map_lookup_elem(vals, &k, &st->vals[k]), 0);
+}
+
+/* Runs @name under both engines; returns the JIT's result in @out. */
+static void tc_both(struct hr_object *obj, const char *name,
+		    struct tc_state *out)
+{
+	struct hr_prog *p = hr_object_find_prog(obj, name);
+	struct tc_state a;
+
+	CHECK(p != NULL, "%s: no program", name);
+	if (!p)
+		return;
+	tc_one(obj, name, HR_ENGINE_INTERP, &a);
+	tc_one(obj, name, HR_ENGINE_JIT, out);
+	CHECK(p->vm.jit != NULL, "%s: not compiled", name);
+	CHECK(a.ret == out->ret, "%s: r0 %u, JIT %u", name, a.ret, out->ret);
+	CHECK(a.abort == out->abort && a.abort_pc == out->abort_pc,
+	      "%s: abort %d at %u, JIT %d at %u", name, a.abort, a.abort_pc,
+	      out->abort, out->abort_pc);
+	CHECK(!memcmp(a.bss, out->bss, sizeof(a.bss)), "%s: .bss differs",
+	      name);
+	CHECK(!memcmp(a.vals, out->vals, sizeof(a.vals)), "%s: vals differ",
+	      name);
+}
+
+static void tc_slot(struct hr_object *obj, uint32_t k, const char *name)
+{
+	struct hr_map *jmp = hr_object_find_map(obj, "jmp");
+	uint32_t fd;
+
+	if (!name) {
+		hr_map_delete_elem(jmp, &k);
+		return;
+	}
+	fd = (uint32_t)hr_prog_fd(hr_object_find_prog(obj, name));
+	CHECK_EQ(hr_map_update_elem(jmp, &k, &fd, HR_ANY), 0);
+}
+
+static void test_tail_callbacks(void)
+{
+	struct hr_object *obj;
+	struct tc_state st;
+	static const char *const progs[] = { "tc_entry", "tc_leaf", "tc_abort",
+					     "tc_self",	 "cb_loop", "cb_each",
+					     "cb_abort", "cb_tail" };
+	unsigned int i;
+
+	if (!open_prog("jit_tc_calls.o", &obj))
+		return;
+	/* Empty slot 0: falls through. */
+	tc_both(obj, "tc_entry", &st);
+	CHECK_EQ(st.ret, 1001);
+	CHECK_EQ(st.abort, 0);
+	/* A chain of 1. */
+	tc_slot(obj, 0, "tc_leaf");
+	tc_both(obj, "tc_entry", &st);
+	CHECK_EQ(st.ret, 2000 + 11 + 42);
+	/* The target aborts: its reason and pc. */
+	tc_slot(obj, 0, "tc_abort");
+	tc_both(obj, "tc_entry", &st);
+	CHECK_EQ(st.abort, HR_ABORT_OOB_LOAD);
+	/* 33 tail calls; the 34th falls through. */
+	tc_slot(obj, 1, "tc_self");
+	tc_both(obj, "tc_self", &st);
+	CHECK_EQ(st.ret, 3000 + 34);
+	/* 0 -> tc_self: 1 + 33 tail calls in all, the last falls through. */
+	tc_slot(obj, 0, "tc_self");
+	tc_both(obj, "tc_entry", &st);
+	CHECK_EQ(st.ret, 3000 + 34);
+	/* Registers kept across the call, read first by the target. */
+	tc_slot(obj, 2, "tc_regs");
+	tc_both(obj, "tc_setregs", &st);
+	CHECK_EQ(st.ret, 9876542);
+	tc_slot(obj, 2, NULL);
+	tc_both(obj, "tc_setregs", &st);
+	CHECK_EQ(st.ret, 99);
+	/* Callbacks: bpf_loop stopped at i = 6 (7 calls), nested once. */
+	tc_both(obj, "cb_loop", &st);
+	CHECK_EQ(st.ret, 7 * 1000000 + (1 + 91 + 3000) * 10 + 7);
+	/* for_each over vals: keys 0..5, 6 calls. */
+	tc_both(obj, "cb_each", &st);
+	CHECK_EQ(st.ret, 6 * 10000 + (3 + 13 + 23 + 33 + 43 + 53) + 15);
+	tc_both(obj, "cb_abort", &st);
+	CHECK_EQ(st.abort, HR_ABORT_OOB_LOAD);
+	/* A callback, then a tail call into tc_leaf, then none. */
+	tc_slot(obj, 0, "tc_leaf");
+	tc_both(obj, "cb_tail", &st);
+	CHECK_EQ(st.ret, 2000 + 4 + 10 + 42);
+	tc_slot(obj, 0, NULL);
+	tc_both(obj, "cb_tail", &st);
+	CHECK_EQ(st.ret, 4000 + 4);
+	/* Programs that may tail-call have no direct entry. */
+	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		struct hr_prog *p = hr_object_find_prog(obj, progs[i]);
+		bool tail = i == 0 || i == 3 || i == 7;
+
+		CHECK((hr_jit_entry(&p->vm) == NULL) == tail, "%s: entry",
+		      progs[i]);
+	}
+	tc_slot(obj, 1, NULL);
+	hr_object_close(obj);
+}
+
 int main(void)
 {
 	if (jd_env_init(&env)) {
@@ -925,6 +1086,7 @@ int main(void)
 	test_pkt_guards();
 	test_inline_array();
 	test_inline_hints();
+	test_tail_callbacks();
 	free(env.vm.calls);
 	jd_env_free(&env);
 	return t_done();

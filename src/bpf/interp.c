@@ -607,8 +607,8 @@ generic:
 	}
 }
 
-static uint64_t interp_callback(struct hr_run *run, uint32_t pc,
-				const uint64_t args[5])
+uint64_t hr_interp_callback(struct hr_run *run, uint32_t pc,
+			    const uint64_t args[5])
 {
 	const struct hr_vm_prog *vm = run->vm;
 	uint64_t regs[HR_NREGS] = { 0 }, r0;
@@ -634,6 +634,16 @@ uint64_t hr_interp_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 	regs[2] = r2;
 	regs[10] = hr_stack_hi(run);
 	run->depth = 0;
-	run->callback = interp_callback;
+	run->callback = hr_interp_callback;
+	return exec(run, 0, regs, 0);
+}
+
+uint64_t hr_interp_resume(struct hr_run *run, const uint64_t regs_in[HR_NREGS])
+{
+	uint64_t regs[HR_NREGS];
+
+	memcpy(regs, regs_in, sizeof(regs));
+	run->depth = 0;
+	run->callback = hr_interp_callback;
 	return exec(run, 0, regs, 0);
 }

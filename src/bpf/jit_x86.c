@@ -101,6 +101,16 @@
  *    op called directly into scratch, the values copied out only on 0.
  *  Elsewhere these calls go to the C functions as every other call does.
  *
+ * Tail calls and callbacks (see jit_can_compile() and jit_follow_tail()):
+ * after a call that may be bpf_tail_call (helper 12, callx) the code tests
+ * run->tail_call and, when set, stores r0-r10 in run->tail_regs and
+ * returns; hr_jit_run() then switches run->vm and enters the target's code
+ * when its entry state equals the interpreter's (registers it reads first
+ * are 0, r10 is the stack top), else resumes the interpreter with those
+ * registers. Only at depth 0: bpf_tail_call in a program with bpf-to-bpf
+ * calls is refused. Callbacks run under the interpreter
+ * (run->callback = hr_interp_callback, set by the prologue).
+ *
  * Baked in at compile time: vm->calls[] (helper and kfunc pointers) and
  * vm->abort_ret; callx goes through vm->helper_by_id at run time. A
  * program whose calls change must be recompiled (hr_jit_free first).
@@ -173,6 +183,9 @@ enum {
 #define OFF_PC ((int32_t)offsetof(struct hr_run, pc))
 #define OFF_CTX ((int32_t)offsetof(struct hr_run, ctx))
 #define OFF_PRIV ((int32_t)offsetof(struct hr_run, priv))
+#define OFF_TAIL_CALL ((int32_t)offsetof(struct hr_run, tail_call))
+#define OFF_TAIL_REGS ((int32_t)offsetof(struct hr_run, tail_regs))
+#define OFF_CALLBACK ((int32_t)offsetof(struct hr_run, callback))
 #define OFF_STACK_HI                                \
 	((int32_t)(offsetof(struct hr_run, stack) + \
 		   sizeof(((struct hr_run *)0)->stack)))
@@ -227,11 +240,15 @@ struct jit {
 	bool need_fp; /* RBP holds r10 */
 	bool local_calls; /* some bpf-to-bpf call: exits check the depth */
 	bool ctx_guard; /* the entry checks r1 == run->ctx */
+	bool calls_out; /* some helper, kfunc or callx call */
+	/* Tail calls are followed: no bpf-to-bpf calls (so always depth 0)
+	 * and some call that may be bpf_tail_call. */
+	bool tail;
 	uint16_t saved; /* callee-saved host registers pushed (bit per reg) */
 	uint16_t zero; /* BPF registers the prologue zeroes */
 	int pad; /* bytes below the pushes that align rsp to 16 */
 	uint32_t l_abort_exit, l_epilogue, l_unwind_exit, l_slow, l_slow_fail;
-	uint32_t l_fall_off;
+	uint32_t l_fall_off, l_tail_exit;
 };
 
 /* Run-time entry points the code calls. */
@@ -1088,6 +1105,19 @@ static void after_helper(struct jit *j)
 	jcc_to(j, CC_NE, j->l_unwind_exit);
 }
 
+static uint16_t insn_reads(const struct hr_insn *insn);
+
+/* After a call that may be bpf_tail_call: leave for hr_jit_run to follow
+ * it when the helper set run->tail_call (abort and unwind tested first, as
+ * the interpreter does). */
+static void after_tail_call(struct jit *j)
+{
+	if (!j->tail)
+		return;
+	alu_mi(j, true, 7, RUN, OFF_TAIL_CALL, 0);
+	jcc_to(j, CC_NE, j->l_tail_exit);
+}
+
 static void save_args(struct jit *j)
 {
 	push(j, RDI);
@@ -1122,6 +1152,9 @@ static void emit_helper(struct jit *j, uint32_t pc, hr_helper_fn fn)
 	call_abs(j, fn);
 	restore_args(j);
 	after_helper(j);
+	/* The same test as insn_reads(): only helper 12 is bpf_tail_call. */
+	if (insn_reads(&j->vm->insns[pc]) == 0x7ff)
+		after_tail_call(j);
 }
 
 static void emit_callx(struct jit *j, uint32_t pc, const struct hr_insn *insn)
@@ -1144,6 +1177,7 @@ static void emit_callx(struct jit *j, uint32_t pc, const struct hr_insn *insn)
 	op_rr(j, false, false, 0xff, 1, 2, R11); /* call r11 */
 	restore_args(j);
 	after_helper(j);
+	after_tail_call(j);
 
 	j->cur = 1;
 	bind(j, fail);
@@ -1476,7 +1510,12 @@ static void emit_insn(struct jit *j, uint32_t pc)
 			       abort_stub(j, pc, HR_ABORT_BAD_INSN, false, pc));
 			break;
 		}
-		mov_ri(j, bpf2x[insn->dst], hr_insn_lddw_value(insn));
+		/* A function address is its instruction index. */
+		if (insn->src == HR_PSEUDO_FUNC)
+			mov_ri(j, bpf2x[insn->dst],
+			       (uint64_t)(pc + 1 + (int64_t)insn->imm));
+		else
+			mov_ri(j, bpf2x[insn->dst], hr_insn_lddw_value(insn));
 		break;
 	default:
 		emit_jmp(j, pc, insn);
@@ -1517,6 +1556,11 @@ static void emit_prologue(struct jit *j)
 	}
 	if (j->need_fp)
 		lea(j, RBP, RDX, OFF_STACK_HI);
+	if (j->calls_out) {
+		/* Callbacks (bpf_loop ...) run under the interpreter. */
+		mov_ri(j, TMP, (uintptr_t)hr_interp_callback);
+		op_rm(j, true, false, 0x89, 1, TMP, RUN, OFF_CALLBACK);
+	}
 	for (i = 0; i < HR_NREGS; i++)
 		if (j->zero & (1u << i))
 			op_rr(j, false, false, 0x31, 1, bpf2x[i], bpf2x[i]);
@@ -1546,6 +1590,19 @@ static void emit_tail(struct jit *j)
 	}
 	bind(j, j->l_epilogue);
 	emit_return(j);
+
+	/* A tail call to follow: every BPF register is in its host
+	 * register here (the call reads them all, see insn_reads()), at
+	 * depth 0 with rsp at the entry frame. */
+	bind(j, j->l_tail_exit);
+	if (j->tail) {
+		unsigned int i;
+
+		for (i = 0; i < HR_NREGS; i++)
+			op_rm(j, true, false, 0x89, 1, bpf2x[i], RUN,
+			      OFF_TAIL_REGS + 8 * (int32_t)i);
+		jmp_to(j, j->l_epilogue);
+	}
 
 	/* Slow memory check: ADDR = address, TMP = packed pc/write/size;
 	 * every BPF register survives; an abort leaves through
@@ -1665,8 +1722,13 @@ static uint16_t insn_reads(const struct hr_insn *insn)
 	}
 	if (op == HR_EXIT)
 		return 1u;
+	/* A call that may be bpf_tail_call hands every register to the
+	 * target (hr_jit_run checks them): it reads all of them. */
+	if (op == HR_CALL &&
+	    (x || (insn->src == HR_CALL_HELPER && insn->imm == 12)))
+		return 0x7ff;
 	if (op == HR_CALL) /* r1..r5; a local callee's reads are its own */
-		return 0x3e | (x ? 1u << insn->dst : 0);
+		return 0x3e;
 	if (op == HR_JA)
 		return 0;
 	return 1u << insn->dst | (x ? 1u << insn->src : 0);
@@ -1794,6 +1856,7 @@ static void plan(struct jit *j)
 	uint16_t used = 0, rd;
 	uint32_t pc, t, n = 0;
 	unsigned int i;
+	bool tail_site = false;
 
 	for (pc = 0; pc < vm->cnt; pc++) {
 		const struct hr_insn *insn = &vm->insns[pc];
@@ -1843,6 +1906,10 @@ static void plan(struct jit *j)
 			j->need_run = true;
 			if (cls == HR_JMP && insn->src == HR_CALL_LOCAL)
 				j->local_calls = j->need_fp = true;
+			else
+				j->calls_out = true;
+			if (insn_reads(insn) == 0x7ff)
+				tail_site = true;
 			continue;
 		}
 		if (op == HR_JA)
@@ -1866,6 +1933,7 @@ static void plan(struct jit *j)
 	} else {
 		j->need_run = true;
 	}
+	j->tail = tail_site && !j->local_calls;
 	if (used & (1u << 10))
 		j->need_fp = true;
 	/* r0, r3..r9 that some instruction names and may read first. */
@@ -1901,6 +1969,7 @@ static int emit_program(struct jit *j)
 	j->l_slow = new_label(j);
 	j->l_slow_fail = new_label(j);
 	j->l_fall_off = new_label(j);
+	j->l_tail_exit = new_label(j);
 	if (j->nomem)
 		return -ENOMEM;
 	plan(j);
@@ -1966,6 +2035,7 @@ static int mark_short(struct jit *j)
 	j->cur = 0;
 	j->nlabels = j->nfix = j->nsites = 0;
 	j->need_run = j->need_fp = j->local_calls = j->ctx_guard = false;
+	j->calls_out = j->tail = false;
 	j->saved = j->zero = 0;
 	j->pad = 0;
 	j->final_pass = true;
@@ -2032,24 +2102,31 @@ bool hr_jit_supported(void)
 }
 
 /*
- * What the JIT does not compile yet, so the interpreter runs it: tail calls
- * (the helper leaves run->tail_call for the engine to follow) and
- * callbacks (function addresses for bpf_loop and friends).
+ * What the JIT does not compile, so the interpreter runs it: bpf_tail_call
+ * (helper 12) in a program with bpf-to-bpf calls. The code follows tail calls only at depth 0 (it leaves, and
+ * hr_jit_run() enters the target); one made inside a subprogram would
+ * have to return to that subprogram's caller, which it does not do.
+ * Callbacks (bpf_loop and friends) are compiled: the lddw of a function
+ * address loads its instruction index and run->callback is the
+ * interpreter's, which runs the callback one frame deeper on the same run
+ * (budget, depth, stack, abort), so the results are the interpreter's.
  */
 static bool jit_can_compile(const struct hr_vm_prog *vm)
 {
+	bool local = false, tail = false;
 	uint32_t pc;
 
 	for (pc = 0; pc < vm->cnt; pc++) {
 		const struct hr_insn *insn = &vm->insns[pc];
 
-		if (insn->code == HR_OPC_LDDW && insn->src == HR_PSEUDO_FUNC)
-			return false;
+		if (insn->code == (HR_JMP | HR_CALL) &&
+		    insn->src == HR_CALL_LOCAL)
+			local = true;
 		if (insn->code == (HR_JMP | HR_CALL) &&
 		    insn->src == HR_CALL_HELPER && insn->imm == 12)
-			return false; /* bpf_tail_call */
+			tail = true;
 	}
-	return true;
+	return !(local && tail);
 }
 
 int hr_jit_compile(struct hr_vm_prog *vm)
@@ -2057,6 +2134,8 @@ int hr_jit_compile(struct hr_vm_prog *vm)
 	struct jit j = { .vm = vm };
 	void *code = NULL, *expect = NULL;
 	size_t size = 0;
+	uint16_t zero;
+	bool tail;
 	int ret;
 
 	if (__atomic_load_n(&vm->jit, __ATOMIC_ACQUIRE))
@@ -2083,15 +2162,57 @@ int hr_jit_compile(struct hr_vm_prog *vm)
 		ret = emit_program(&j);
 	if (!ret)
 		ret = link_code(&j, &code, &size);
+	tail = j.tail;
+	zero = j.zero;
 	jit_release(&j);
 	if (ret)
 		return ret;
-	/* Several threads may compile at once: the first one wins. */
+	/* Several threads may compile at once: the first one wins (the
+	 * plan, and so these, is the same for all). */
 	__atomic_store_n(&vm->jit_size, size, __ATOMIC_RELAXED);
+	__atomic_store_n(&vm->jit_tail, tail, __ATOMIC_RELAXED);
+	__atomic_store_n(&vm->jit_zero, zero, __ATOMIC_RELAXED);
 	if (!__atomic_compare_exchange_n(&vm->jit, &expect, code, false,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		munmap(code, size);
 	return 0;
+}
+
+/*
+ * The code left for a tail call: run->tail_call is the target and
+ * run->tail_regs the registers at the call (depth 0). The interpreter
+ * would go on at the target's pc 0 with those registers and the same
+ * frame; the target's code starts from r1, r2, r10 = stack top and zeroes
+ * the registers it may read first, so it runs when those are 0 in
+ * tail_regs (r0 is: the helper returned 0) and r10 is the stack top.
+ * Otherwise, or when the target is not compiled, the interpreter goes on.
+ */
+__attribute__((noinline)) static uint64_t jit_follow_tail(struct hr_run *run,
+							  uint64_t r0)
+{
+	/* A callx that reached bpf_tail_call (only through a custom
+	 * helper_by_id; loaded programs have none) in code that does not
+	 * follow tail calls (it has bpf-to-bpf calls): left as it was. */
+	while (run->tail_call && !run->abort && !run->unwind &&
+	       __atomic_load_n(&run->vm->jit_tail, __ATOMIC_RELAXED)) {
+		struct hr_vm_prog *vm = (struct hr_vm_prog *)run->tail_call;
+		const uint64_t *regs = run->tail_regs;
+		uint16_t zero;
+		void *code;
+		unsigned int i;
+
+		run->tail_call = NULL;
+		run->vm = vm;
+		if (hr_jit_compile(vm) || regs[10] != hr_stack_hi(run))
+			return hr_interp_resume(run, regs);
+		zero = __atomic_load_n(&vm->jit_zero, __ATOMIC_RELAXED);
+		for (i = 0; i < HR_NREGS; i++)
+			if ((zero >> i & 1) && regs[i])
+				return hr_interp_resume(run, regs);
+		code = __atomic_load_n(&vm->jit, __ATOMIC_ACQUIRE);
+		r0 = ((jit_fn)code)(regs[1], regs[2], run);
+	}
+	return r0;
 }
 
 /* First run of a program: compile it, or run it interpreted. */
@@ -2100,25 +2221,35 @@ jit_first_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 {
 	struct hr_vm_prog *vm = (struct hr_vm_prog *)run->vm;
 	void *code;
+	uint64_t r0;
 
 	if (hr_jit_compile(vm))
 		return hr_interp_run(run, r1, r2);
 	code = __atomic_load_n(&vm->jit, __ATOMIC_ACQUIRE);
-	return ((jit_fn)code)(r1, r2, run);
+	r0 = ((jit_fn)code)(r1, r2, run);
+	if (run->tail_call)
+		r0 = jit_follow_tail(run, r0);
+	return r0;
 }
 
 uint64_t hr_jit_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 {
 	void *code = __atomic_load_n(&run->vm->jit, __ATOMIC_ACQUIRE);
+	uint64_t r0;
 
 	if (__builtin_expect(!code, 0))
 		return jit_first_run(run, r1, r2);
-	return ((jit_fn)code)(r1, r2, run);
+	r0 = ((jit_fn)code)(r1, r2, run);
+	if (__builtin_expect(run->tail_call != NULL, 0))
+		r0 = jit_follow_tail(run, r0);
+	return r0;
 }
 
+/* Programs that may tail-call need hr_jit_run() to follow the calls. */
 hr_jit_fn hr_jit_entry(struct hr_vm_prog *vm)
 {
-	if (hr_jit_compile(vm))
+	if (hr_jit_compile(vm) ||
+	    __atomic_load_n(&vm->jit_tail, __ATOMIC_RELAXED))
 		return NULL;
 	return (hr_jit_fn)__atomic_load_n(&vm->jit, __ATOMIC_ACQUIRE);
 }

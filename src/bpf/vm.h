@@ -87,6 +87,11 @@ struct hr_vm_prog {
 	size_t jit_size;
 	/* The JIT refused this program (set once): it runs interpreted. */
 	bool jit_refused;
+	/* Set with jit: the code may leave for a tail call (hr_jit_run
+	 * follows it), and the BPF registers its entry zeroes (bit per
+	 * register: those it may read before writing). */
+	bool jit_tail;
+	uint16_t jit_zero;
 };
 
 /*
@@ -130,6 +135,8 @@ struct hr_run {
 	 * the current frame, when the helper returns. */
 	const struct hr_vm_prog *tail_call;
 	uint32_t tail_call_cnt;
+	/* The JIT's r0..r10 when its code leaves for a tail call. */
+	uint64_t tail_regs[HR_NREGS];
 	/* The running engine's way to call a BPF function of this program
 	 * (bpf_loop and other callbacks): instruction index @pc, args in
 	 * r1..r5, one frame deeper. Returns r0; check run->abort after. */
@@ -148,6 +155,17 @@ void hr_run_init(struct hr_run *run, const struct hr_vm_prog *vm, void *ctx);
  * vm->abort_ret with run->abort set when the run is stopped.
  */
 uint64_t hr_interp_run(struct hr_run *run, uint64_t r1, uint64_t r2);
+
+/*
+ * Continues a run at depth 0 under the interpreter at pc 0 of run->vm with
+ * registers @regs (r0..r10): the rest of a tail call the JIT began.
+ */
+uint64_t hr_interp_resume(struct hr_run *run, const uint64_t regs[HR_NREGS]);
+
+/* The interpreter's run->callback: runs the function at @pc of run->vm one
+ * frame deeper (the JIT uses it too, so callbacks run interpreted). */
+uint64_t hr_interp_callback(struct hr_run *run, uint32_t pc,
+			    const uint64_t args[5]);
 
 /*
  * For helpers: checks that [addr, addr + len) lies inside one region this
