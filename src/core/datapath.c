@@ -105,6 +105,20 @@ void hr_dp_destroy(struct hr_datapath *dp)
 	if (!dp)
 		return;
 	hr_dp_stop(dp);
+	/* Maps may outlive the datapath: their NAPIs let go of what they
+	 * hold while the pools and workers still exist. */
+	for (i = 0; i < dp->nworkers; i++) {
+		struct hr_worker *w = dp->workers[i];
+
+		for (q = 0; w && q < HR_MAX_NAPI; q++) {
+			struct hr_napi *napi = w->napi[q];
+
+			if (napi && napi->detach) {
+				w->napi[q] = NULL;
+				napi->detach(napi);
+			}
+		}
+	}
 	for (i = 0; i < HR_MAX_IFINDEX; i++) {
 		struct hr_dev *dev = dp->devs[i];
 

@@ -45,6 +45,10 @@ struct hr_napi {
 	struct hr_worker *worker;
 	/* NULL: dev->ops->poll(dev, napi, budget). */
 	int (*poll)(struct hr_napi *napi, int budget);
+	/* For NAPIs the datapath does not own (a cpumap entry's): called
+	 * when the datapath is destroyed, before its devices and workers go,
+	 * to give back what is queued and forget the worker. */
+	void (*detach)(struct hr_napi *napi);
 	void *priv;
 };
 

@@ -78,6 +78,8 @@ struct hr_cpumap {
 	struct hr_cpu_kth_cnt *kth;
 };
 
+static void hr_cpu_napi_detach(struct hr_napi *napi);
+
 static uint64_t hr_cnt_get(const uint64_t *c)
 {
 	return __atomic_load_n(c, __ATOMIC_RELAXED);
@@ -371,6 +373,7 @@ static struct hr_cpu_entry *hr_cpu_entry_alloc(struct hr_map *map,
 		e->value.prog = (uint32_t)hr_prog_fd(prog);
 	}
 	e->napi.poll = hr_cpu_poll;
+	e->napi.detach = hr_cpu_napi_detach;
 	e->napi.priv = e;
 	e->idle = true;
 	if (dp && cpu < dp->nworkers && dp->workers[cpu]) {
@@ -384,6 +387,34 @@ static struct hr_cpu_entry *hr_cpu_entry_alloc(struct hr_map *map,
 fail:
 	hr_cpu_entry_destroy(e);
 	return NULL;
+}
+
+/* The datapath is going: frames still on the ring go back to their pools
+ * now (counted as drops), and the entry forgets its worker. */
+static void hr_cpu_napi_detach(struct hr_napi *napi)
+{
+	struct hr_cpu_entry *e = napi->priv;
+	uint64_t drops = 0;
+	unsigned int i;
+	void *f;
+
+	for (i = 0; i < HR_MAX_WORKERS; i++)
+		hr_cpu_bq_flush(&e->bulkq[i], i);
+	while ((f = hr_ring_consume(e->ring))) {
+		hr_xdp_return_frame(f);
+		drops++;
+	}
+	if (drops && e->map) {
+		struct hr_cpumap *c = e->map->priv;
+
+		__atomic_fetch_add(&c->kth[e->cpu].s.processed, drops,
+				   __ATOMIC_RELAXED);
+		__atomic_fetch_add(&c->kth[e->cpu].s.drops, drops,
+				   __ATOMIC_RELAXED);
+	}
+	e->napi_added = false;
+	e->worker = NULL;
+	e->napi.worker = NULL;
 }
 
 static void hr_sleep_ms(unsigned int ms)
