@@ -242,10 +242,13 @@ int hr_skb_store_bytes(struct hr_tc_ctx *c, uint32_t off, const void *from,
 int hr_skb_load_bytes(struct hr_tc_ctx *c, uint32_t off, void *to, uint32_t len)
 {
 	if (off > INT_MAX || (uint64_t)off + len > skb_len(c)) {
-		memset(to, 0, len);
+		if (len)
+			memset(to, 0, len);
 		return -EFAULT;
 	}
-	memmove(to, c->data + off, len);
+	/* A zero-length read may come with no buffer at all. */
+	if (len)
+		memmove(to, c->data + off, len);
 	return 0;
 }
 

@@ -155,7 +155,8 @@ static int xdp_bytes(struct hr_xdp_ctx *c, uint32_t off, void *buf,
 		return -EFAULT;
 	if ((uint64_t)off + len > hr_xdp_buff_len(c->xdp))
 		return -EINVAL;
-	hr_xdp_copy_buf(c->xdp, off, buf, len, store);
+	if (len) /* a zero-length access may come with no buffer */
+		hr_xdp_copy_buf(c->xdp, off, buf, len, store);
 	return 0;
 }
 

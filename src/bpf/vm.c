@@ -62,12 +62,16 @@ void hr_run_abort(struct hr_run *run, enum hr_abort reason, uint64_t addr)
 	run->abort_pc = run->pc;
 }
 
+static uint8_t zero_len;
+
 void *hr_run_mem(struct hr_run *run, uint64_t addr, uint64_t len, bool write)
 {
 	/* Helpers see the whole stack of the calling frames, as a pointer
 	 * to a caller's stack may be passed down. */
+	/* Zero bytes touch nothing; a NULL would still be undefined as a
+	 * memcpy argument, so those get a harmless stand-in. */
 	if (len == 0)
-		return (void *)(uintptr_t)addr;
+		return addr ? (void *)(uintptr_t)addr : (void *)&zero_len;
 	if (len > UINT32_MAX || addr + len < addr)
 		goto bad;
 	if (hr_mem_check(run, addr, (uint32_t)len, write) == HR_ABORT_NONE)
