@@ -35,8 +35,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <sys/random.h>
 
 #include "map.h"
 #include "map_impl.h"
@@ -133,17 +131,6 @@ static int hr_htab_check(const struct hr_map_attr *attr)
 	return 0;
 }
 
-static uint32_t hr_htab_random_seed(void)
-{
-	struct timespec ts;
-	uint32_t seed;
-
-	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == sizeof(seed))
-		return seed;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint32_t)(ts.tv_nsec ^ ts.tv_sec ^ (uintptr_t)&ts);
-}
-
 static void hr_htab_release(struct hr_htab *h)
 {
 	hr_map_area_free(h->buckets, h->buckets_bytes);
@@ -163,8 +150,7 @@ static int hr_htab_alloc(struct hr_map *map)
 		return -ENOMEM;
 	h->percpu = attr->type == HR_MAP_PERCPU_HASH;
 	h->ncopies = h->percpu ? attr->ncpus : 1;
-	h->seed = (attr->map_flags & HR_F_ZERO_SEED) ? 0 :
-						       hr_htab_random_seed();
+	h->seed = (attr->map_flags & HR_F_ZERO_SEED) ? 0 : hr_map_hash_seed();
 	h->n_buckets = hr_roundup_pow2(attr->max_entries);
 	h->val_off = sizeof(struct hr_htab_elem) + HR_ROUND8(attr->key_size);
 	h->elem_size = h->val_off;
@@ -198,33 +184,6 @@ static void hr_htab_free(struct hr_map *map)
 	if (map->priv)
 		hr_htab_release(map->priv);
 	map->priv = NULL;
-}
-
-static uint64_t hr_rotl64(uint64_t x, int r)
-{
-	return (x << r) | (x >> (64 - r));
-}
-
-/* A seeded 64-bit multiply-rotate hash of the key, folded to 32 bits. */
-static uint32_t hr_htab_hash(const void *key, uint32_t len, uint32_t seed)
-{
-	const uint64_t m1 = 0x9e3779b97f4a7c15ull, m2 = 0xc2b2ae3d27d4eb4full;
-	const uint8_t *p = key;
-	uint64_t h = seed ^ (len * m1), w;
-
-	for (; len >= 8; len -= 8, p += 8) {
-		memcpy(&w, p, 8);
-		h = hr_rotl64(h ^ (w * m2), 31) * m1;
-	}
-	if (len) {
-		w = 0;
-		memcpy(&w, p, len);
-		h = hr_rotl64(h ^ (w * m2), 31) * m1;
-	}
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return (uint32_t)(h ^ (h >> 32));
 }
 
 static struct hr_htab_elem *hr_htab_elem(const struct hr_htab *h, uint32_t idx1)
@@ -413,7 +372,7 @@ static int hr_htab_do_update(struct hr_map *map, const void *key,
 		return -EINVAL;
 	if (h->percpu && !all_cpus && cpu >= h->ncopies)
 		return -EINVAL;
-	hash = hr_htab_hash(key, map->attr.key_size, h->seed);
+	hash = hr_map_hash(key, map->attr.key_size, h->seed);
 	b = hr_htab_bucket(h, hash);
 	hr_spin_lock(&b->lock);
 	link = hr_htab_find_link(map, b, key, hash);
@@ -474,7 +433,7 @@ static void *hr_htab_lookup(struct hr_map *map, const void *key,
 			return NULL;
 		cpu = 0;
 	}
-	hash = hr_htab_hash(key, map->attr.key_size, h->seed);
+	hash = hr_map_hash(key, map->attr.key_size, h->seed);
 	b = hr_htab_bucket(h, hash);
 	hr_spin_lock(&b->lock);
 	link = hr_htab_find_link(map, b, key, hash);
@@ -492,7 +451,7 @@ static int hr_htab_copy_value(struct hr_map *map, const void *key, void *value)
 	uint8_t *dst = value;
 	unsigned int c;
 
-	hash = hr_htab_hash(key, map->attr.key_size, h->seed);
+	hash = hr_map_hash(key, map->attr.key_size, h->seed);
 	b = hr_htab_bucket(h, hash);
 	hr_spin_lock(&b->lock);
 	link = hr_htab_find_link(map, b, key, hash);
@@ -517,7 +476,7 @@ static int hr_htab_delete(struct hr_map *map, const void *key)
 	struct hr_htab_bucket *b;
 	uint32_t hash, *link, idx1;
 
-	hash = hr_htab_hash(key, map->attr.key_size, h->seed);
+	hash = hr_map_hash(key, map->attr.key_size, h->seed);
 	b = hr_htab_bucket(h, hash);
 	hr_spin_lock(&b->lock);
 	link = hr_htab_find_link(map, b, key, hash);
@@ -567,7 +526,7 @@ static int hr_htab_get_next_key(struct hr_map *map, const void *key, void *next)
 
 	if (!key)
 		return hr_htab_first_from(map, 0, next);
-	hash = hr_htab_hash(key, map->attr.key_size, h->seed);
+	hash = hr_map_hash(key, map->attr.key_size, h->seed);
 	b = hr_htab_bucket(h, hash);
 	hr_spin_lock(&b->lock);
 	link = hr_htab_find_link(map, b, key, hash);

@@ -25,8 +25,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <sys/random.h>
 
 #include "map.h"
 #include "map_impl.h"
@@ -129,17 +127,6 @@ static int hr_lru_check(const struct hr_map_attr *attr)
 	return 0;
 }
 
-static uint32_t hr_lru_random_seed(void)
-{
-	struct timespec ts;
-	uint32_t seed;
-
-	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == sizeof(seed))
-		return seed;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint32_t)(ts.tv_nsec ^ ts.tv_sec);
-}
-
 static void hr_lru_release(struct hr_lru *l)
 {
 	hr_map_area_free(l->buckets, l->buckets_bytes);
@@ -159,7 +146,7 @@ static int hr_lru_alloc(struct hr_map *map)
 	attr->max_entries = (uint32_t)hr_lru_entries(attr);
 	l->percpu = attr->type == HR_MAP_LRU_PERCPU_HASH;
 	l->ncopies = l->percpu ? attr->ncpus : 1;
-	l->seed = (attr->map_flags & HR_F_ZERO_SEED) ? 0 : hr_lru_random_seed();
+	l->seed = (attr->map_flags & HR_F_ZERO_SEED) ? 0 : hr_map_hash_seed();
 	l->n = attr->max_entries;
 	l->n_buckets = (uint32_t)hr_roundup_pow2(l->n);
 	l->val_off = sizeof(struct hr_lru_elem) + HR_ROUND8(attr->key_size);
@@ -188,32 +175,6 @@ static void hr_lru_free(struct hr_map *map)
 	if (map->priv)
 		hr_lru_release(map->priv);
 	map->priv = NULL;
-}
-
-static uint64_t hr_rotl64(uint64_t x, int r)
-{
-	return (x << r) | (x >> (64 - r));
-}
-
-static uint32_t hr_lru_hash(const void *key, uint32_t len, uint32_t seed)
-{
-	const uint64_t m1 = 0x9e3779b97f4a7c15ull, m2 = 0xc2b2ae3d27d4eb4full;
-	const uint8_t *p = key;
-	uint64_t h = seed ^ (len * m1), w;
-
-	for (; len >= 8; len -= 8, p += 8) {
-		memcpy(&w, p, 8);
-		h = hr_rotl64(h ^ (w * m2), 31) * m1;
-	}
-	if (len) {
-		w = 0;
-		memcpy(&w, p, len);
-		h = hr_rotl64(h ^ (w * m2), 31) * m1;
-	}
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return (uint32_t)(h ^ (h >> 32));
 }
 
 static struct hr_lru_elem *hr_lru_elem(const struct hr_lru *l, uint32_t idx1)
@@ -342,7 +303,7 @@ static int hr_lru_do_update(struct hr_map *map, const void *key,
 		return -EINVAL;
 	if (l->percpu && !all_cpus && cpu >= l->ncopies)
 		return -EINVAL;
-	hash = hr_lru_hash(key, map->attr.key_size, l->seed);
+	hash = hr_map_hash(key, map->attr.key_size, l->seed);
 	hr_spin_lock(&l->lock);
 	link = hr_lru_find(map, key, hash);
 	if (link && flags == HR_NOEXIST) {
@@ -401,7 +362,7 @@ static void *hr_lru_lookup(struct hr_map *map, const void *key,
 			return NULL;
 		cpu = 0;
 	}
-	hash = hr_lru_hash(key, map->attr.key_size, l->seed);
+	hash = hr_map_hash(key, map->attr.key_size, l->seed);
 	hr_spin_lock(&l->lock);
 	link = hr_lru_find(map, key, hash);
 	if (link) {
@@ -423,7 +384,7 @@ static int hr_lru_copy_value(struct hr_map *map, const void *key, void *value)
 	uint8_t *dst = value;
 	unsigned int c;
 
-	hash = hr_lru_hash(key, map->attr.key_size, l->seed);
+	hash = hr_map_hash(key, map->attr.key_size, l->seed);
 	hr_spin_lock(&l->lock);
 	link = hr_lru_find(map, key, hash);
 	if (!link) {
@@ -445,7 +406,7 @@ static int hr_lru_delete(struct hr_map *map, const void *key)
 	struct hr_lru *l = map->priv;
 	uint32_t hash, *link, idx1;
 
-	hash = hr_lru_hash(key, map->attr.key_size, l->seed);
+	hash = hr_map_hash(key, map->attr.key_size, l->seed);
 	hr_spin_lock(&l->lock);
 	link = hr_lru_find(map, key, hash);
 	if (!link) {
@@ -489,7 +450,7 @@ static int hr_lru_get_next_key(struct hr_map *map, const void *key, void *next)
 		ret = hr_lru_first_from(map, 0, next);
 		goto out;
 	}
-	hash = hr_lru_hash(key, map->attr.key_size, l->seed);
+	hash = hr_map_hash(key, map->attr.key_size, l->seed);
 	link = hr_lru_find(map, key, hash);
 	if (!link) {
 		ret = hr_lru_first_from(map, 0, next);

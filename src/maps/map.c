@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 
 #include "map.h"
 #include "map_registry.h"
@@ -296,4 +298,43 @@ void hr_map_area_free(void *area, size_t bytes)
 {
 	if (area)
 		munmap(area, bytes ? bytes : 1);
+}
+
+/* A per-map hash seed (BPF_F_ZERO_SEED aside): random, else the clock. */
+uint32_t hr_map_hash_seed(void)
+{
+	struct timespec ts;
+	uint32_t seed;
+
+	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == sizeof(seed))
+		return seed;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint32_t)(ts.tv_nsec ^ ts.tv_sec ^ (uintptr_t)&ts);
+}
+
+static uint64_t hr_rotl64(uint64_t x, int r)
+{
+	return (x << r) | (x >> (64 - r));
+}
+
+/* A seeded 64-bit multiply-rotate hash of the key, folded to 32 bits. */
+uint32_t hr_map_hash(const void *key, uint32_t len, uint32_t seed)
+{
+	const uint64_t m1 = 0x9e3779b97f4a7c15ull, m2 = 0xc2b2ae3d27d4eb4full;
+	const uint8_t *p = key;
+	uint64_t h = seed ^ (len * m1), w;
+
+	for (; len >= 8; len -= 8, p += 8) {
+		memcpy(&w, p, 8);
+		h = hr_rotl64(h ^ (w * m2), 31) * m1;
+	}
+	if (len) {
+		w = 0;
+		memcpy(&w, p, len);
+		h = hr_rotl64(h ^ (w * m2), 31) * m1;
+	}
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return (uint32_t)(h ^ (h >> 32));
 }

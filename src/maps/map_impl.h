@@ -58,4 +58,8 @@ static inline void hr_spin_unlock(struct hr_spin *s)
 /* Region access flags for a map's values as the program may use them. */
 uint32_t hr_map_region_flags(const struct hr_map *map);
 
+/* The hash and per-map seed of the hash-table map types. */
+uint32_t hr_map_hash(const void *key, uint32_t len, uint32_t seed);
+uint32_t hr_map_hash_seed(void);
+
 #endif /* HR_MAPS_MAP_IMPL_H */
