@@ -552,26 +552,18 @@ static unsigned int hr_htab_regions(struct hr_map *map, struct hr_region *out,
 				    unsigned int max)
 {
 	const struct hr_htab *h = map->priv;
+	const struct hr_elem_layout lay = {
+		.pool = h->pool,
+		.pool_bytes = h->pool_bytes,
+		.elem_size = h->elem_size,
+		.val_off = h->val_off,
+		.pcpu = h->pcpu,
+		.pcpu_bytes = h->pcpu_bytes,
+		.pcpu_size = h->pcpu_size,
+		.percpu = h->percpu,
+	};
 
-	if (!max)
-		return 0;
-	memset(out, 0, sizeof(*out));
-	if (h->percpu) {
-		out->start = (uintptr_t)h->pcpu;
-		out->end = out->start + h->pcpu_bytes;
-		if (h->pcpu_size != map->attr.value_size) {
-			out->stride = h->pcpu_size;
-			out->len = map->attr.value_size;
-		}
-	} else {
-		out->start = (uintptr_t)h->pool;
-		out->end = out->start + h->pool_bytes;
-		out->stride = h->elem_size;
-		out->off = h->val_off;
-		out->len = map->attr.value_size;
-	}
-	out->flags = hr_map_region_flags(map);
-	return 1;
+	return hr_map_elem_regions(map, &lay, out, max);
 }
 
 const struct hr_map_ops hr_map_ops_hash = {

@@ -472,26 +472,18 @@ static unsigned int hr_lru_regions(struct hr_map *map, struct hr_region *out,
 				   unsigned int max)
 {
 	const struct hr_lru *l = map->priv;
+	const struct hr_elem_layout lay = {
+		.pool = l->pool,
+		.pool_bytes = l->pool_bytes,
+		.elem_size = l->elem_size,
+		.val_off = l->val_off,
+		.pcpu = l->pcpu,
+		.pcpu_bytes = l->pcpu_bytes,
+		.pcpu_size = l->pcpu_size,
+		.percpu = l->percpu,
+	};
 
-	if (!max)
-		return 0;
-	memset(out, 0, sizeof(*out));
-	if (l->percpu) {
-		out->start = (uintptr_t)l->pcpu;
-		out->end = out->start + l->pcpu_bytes;
-		if (l->pcpu_size != map->attr.value_size) {
-			out->stride = l->pcpu_size;
-			out->len = map->attr.value_size;
-		}
-	} else {
-		out->start = (uintptr_t)l->pool;
-		out->end = out->start + l->pool_bytes;
-		out->stride = l->elem_size;
-		out->off = l->val_off;
-		out->len = map->attr.value_size;
-	}
-	out->flags = hr_map_region_flags(map);
-	return 1;
+	return hr_map_elem_regions(map, &lay, out, max);
 }
 
 const struct hr_map_ops hr_map_ops_lru_hash = {

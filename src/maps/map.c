@@ -338,3 +338,28 @@ uint32_t hr_map_hash(const void *key, uint32_t len, uint32_t seed)
 	h ^= h >> 33;
 	return (uint32_t)(h ^ (h >> 32));
 }
+
+unsigned int hr_map_elem_regions(const struct hr_map *map,
+				 const struct hr_elem_layout *lay,
+				 struct hr_region *out, unsigned int max)
+{
+	if (!max)
+		return 0;
+	memset(out, 0, sizeof(*out));
+	if (lay->percpu) {
+		out->start = (uintptr_t)lay->pcpu;
+		out->end = out->start + lay->pcpu_bytes;
+		if (lay->pcpu_size != map->attr.value_size) {
+			out->stride = lay->pcpu_size;
+			out->len = map->attr.value_size;
+		}
+	} else {
+		out->start = (uintptr_t)lay->pool;
+		out->end = out->start + lay->pool_bytes;
+		out->stride = lay->elem_size;
+		out->off = lay->val_off;
+		out->len = map->attr.value_size;
+	}
+	out->flags = hr_map_region_flags(map);
+	return 1;
+}

@@ -8,6 +8,7 @@
 #define HR_MAPS_MAP_IMPL_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "map.h"
@@ -57,6 +58,25 @@ static inline void hr_spin_unlock(struct hr_spin *s)
 
 /* Region access flags for a map's values as the program may use them. */
 uint32_t hr_map_region_flags(const struct hr_map *map);
+
+/* Where a hash-table map keeps its values: elements in one pool (value at
+ * val_off of each), or per-CPU blocks of pcpu_size slots. */
+struct hr_elem_layout {
+	uint8_t *pool;
+	size_t pool_bytes;
+	uint32_t elem_size;
+	uint32_t val_off;
+	uint8_t *pcpu;
+	size_t pcpu_bytes;
+	uint32_t pcpu_size;
+	bool percpu;
+};
+
+/* The one region (ops->regions) of such a map: only value_size bytes of
+ * each slot are reachable. */
+unsigned int hr_map_elem_regions(const struct hr_map *map,
+				 const struct hr_elem_layout *lay,
+				 struct hr_region *out, unsigned int max);
 
 /* The hash and per-map seed of the hash-table map types. */
 uint32_t hr_map_hash(const void *key, uint32_t len, uint32_t seed);
