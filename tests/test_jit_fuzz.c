@@ -4,7 +4,9 @@
  * programs (every ALU, JMP and JMP32 form, loads and stores on the stack,
  * a context, a packet and two map-like regions, atomics, bpf-to-bpf calls,
  * helper calls and callx, deliberate out-of-bounds accesses, loops that
- * run out of budget) over random memory, run under both engines; r0, the
+ * run out of budget, and the shapes clang gives packet parsing, which the
+ * interpreter fuses) over random memory, run under the JIT, the
+ * interpreter and the interpreter without fused slots or proofs; r0, the
  * abort reason, pc and address and all memory afterwards must agree.
  *
  * HR_FUZZ_CASES=N sets the number of cases (default 100000),
@@ -17,6 +19,7 @@
 
 #include "bpf/disasm.h"
 #include "bpf/engine.h"
+#include "bpf/interp.h"
 #include "bpf/jit.h"
 #include "harness.h"
 #include "jit_diff.h"
@@ -25,7 +28,7 @@
 
 #define MAX_SLOTS 48
 #define MAX_FUNCS 3
-#define MAX_INSNS (MAX_FUNCS * (MAX_SLOTS * 2 + 16))
+#define MAX_INSNS (MAX_FUNCS * (MAX_SLOTS * 5 + 16))
 
 static struct jd_env env;
 /* This case runs under the XDP context rule with a struct xdp_md whose
@@ -113,7 +116,7 @@ enum slot_kind { S_PLAIN, S_JUMP, S_CALL };
 
 struct slot {
 	enum slot_kind kind;
-	struct hr_insn insn[4];
+	struct hr_insn insn[5];
 	int n;
 	int jat; /* the jump's index in the slot (S_JUMP) */
 	int target; /* slot index (jumps) or function (calls) */
@@ -310,6 +313,112 @@ static void gen_atomic(struct hr_insn *i)
 	i->imm = atomic_ops[below(sizeof(atomic_ops) / sizeof(atomic_ops[0]))];
 }
 
+static struct hr_insn ins(uint8_t code, uint8_t dst, uint8_t src, int16_t off,
+			  int32_t imm)
+{
+	return (struct hr_insn){
+		.code = code, .dst = dst, .src = src, .off = off, .imm = imm
+	};
+}
+
+/*
+ * The shapes clang gives packet parsing, which the interpreter fuses into
+ * one slot when their loads are proven (interp_prep.c): mostly through
+ * r7 = ctx->data at offsets a data_end guard may or may not cover.
+ */
+static void gen_idiom(struct slot *s)
+{
+	static const uint8_t ld[] = { HR_B, HR_H, HR_W };
+	struct hr_insn *i = s->insn;
+	uint8_t d = data_reg(), t = data_reg();
+	int16_t o = (int16_t)below(80);
+	int32_t k = chance(50) ? (int32_t)below(4) : rand_imm();
+
+	switch (below(8)) {
+	case 0: /* a 16-bit field read bytewise, maybe tested */
+		i[0] = ins(HR_LDX | HR_MEM | HR_B, d, 7, (int16_t)(o + 1), 0);
+		i[1] = ins(HR_ALU64 | HR_LSH | HR_K, d, 0, 0, 8);
+		i[2] = ins(HR_LDX | HR_MEM | HR_B, t, 7, o, 0);
+		i[3] = ins(HR_ALU64 | HR_OR | HR_X, d, t, 0, 0);
+		s->n = 4;
+		if (chance(60)) {
+			i[4] = ins(HR_JMP | (chance(50) ? HR_JEQ : HR_JNE), d,
+				   0, 0, chance(50) ? 8 : k);
+			s->n = 5;
+			s->kind = S_JUMP;
+			s->jat = 4;
+		}
+		return;
+	case 1: /* load, then test it against a constant */
+		i[0] = ins(HR_LDX | HR_MEM | ld[below(3)], d, 7, o, 0);
+		i[1] = ins(HR_JMP | (chance(50) ? HR_JEQ : HR_JNE),
+			   chance(85) ? d : t, 0, 0, k);
+		s->n = 2;
+		s->kind = S_JUMP;
+		s->jat = 1;
+		return;
+	case 2: /* load a byte, mask it */
+		i[0] = ins(HR_LDX | HR_MEM | HR_B, d, 7, o, 0);
+		i[1] = ins(HR_ALU64 | HR_AND | HR_K, chance(85) ? d : t, 0, 0,
+			   15);
+		s->n = 2;
+		return;
+	case 3: /* scale and add (ihl * 4) */
+		i[0] = ins(HR_ALU64 | HR_LSH | HR_K, t, 0, 0,
+			   (int32_t)below(4));
+		i[1] = ins(HR_ALU64 | HR_ADD | HR_X, d, chance(85) ? t : d, 0,
+			   0);
+		s->n = 2;
+		return;
+	case 4: /* step a copy of the packet pointer, load through it */
+		i[0] = ins(HR_ALU64 | HR_MOV | HR_X, d, 7, 0, 0);
+		i[1] = ins(HR_ALU64 | HR_ADD | HR_K, d, 0, 0,
+			   (int32_t)below(40));
+		i[2] = ins(HR_LDX | HR_MEM | ld[below(3)], chance(70) ? d : t,
+			   d, (int16_t)below(40), 0);
+		if (chance(30)) /* or the add then the load alone */
+			i[0] = ins(HR_ALU64 | HR_MOV | HR_K, t, 0, 0, k);
+		s->n = 3;
+		return;
+	case 5: /* a constant, then a test */
+		i[0] = ins(HR_ALU64 | HR_MOV | HR_K, d, 0, 0, k);
+		if (chance(50))
+			i[1] = ins(HR_JMP | HR_JGT | HR_X, d, t, 0, 0);
+		else
+			i[1] = ins(HR_JMP | (chance(50) ? HR_JEQ : HR_JNE), t,
+				   0, 0, k);
+		s->n = 2;
+		s->kind = S_JUMP;
+		s->jat = 1;
+		return;
+	case 6: /* the default verdict, then data and data_end */
+		i[0] = ins(HR_ALU64 | HR_MOV | HR_K, 0, 0, 0, k);
+		i[1] = ins(HR_LDX | HR_MEM | HR_W, d, 6, 4, 0);
+		i[2] = ins(HR_LDX | HR_MEM | HR_W, t, 6, chance(80) ? 0 : 8, 0);
+		s->n = 3;
+		return;
+	default: /* loads and stores side by side (swap MACs) */
+		i[0] = ins(HR_LDX | HR_MEM | ld[below(3)], d, 7, o, 0);
+		i[1] = ins(HR_STX | HR_MEM | ld[below(3)], 7, t,
+			   (int16_t)below(80), 0);
+		if (chance(40)) {
+			i[1] = ins(HR_STX | HR_MEM | HR_DW, 10, d,
+				   (int16_t)(-8 - 8 * (int)below(8)), 0);
+			i[0].src = chance(50) ? 7 : 10;
+			if (i[0].src == 10)
+				i[0].off = (int16_t)(-8 - 8 * (int)below(8));
+		}
+		if (chance(30)) {
+			struct hr_insn tmp = i[0];
+
+			i[0] = i[1];
+			i[1] = tmp;
+		}
+		s->n = 2;
+		return;
+	}
+}
+
 static void gen_slot(struct slot *s, int nfuncs, int self)
 {
 	struct hr_insn *i = s->insn;
@@ -321,6 +430,10 @@ static void gen_slot(struct slot *s, int nfuncs, int self)
 	s->n = 1;
 	if (xdp_mode && chance(15))
 		k = 87; /* more data_end guards */
+	if (xdp_mode && chance(12)) {
+		gen_idiom(s);
+		return;
+	}
 	if (k < 42) {
 		gen_alu(i);
 	} else if (k < 66) {
@@ -528,9 +641,20 @@ static void randomize_input(void)
 	env.budget = chance(10) ? below(4) : 50 + below(2000);
 	env.r1 = jd_addr(&env, JD_CTX_OFF);
 	env.r2 = env.pkt_lo;
-	if (xdp_mode)
-		jd_xdp_ctx(&env, env.init, env.pkt_lo + below(16),
-			   env.pkt_hi - below(16));
+	if (xdp_mode) {
+		uintptr_t data = env.pkt_lo + below(16);
+		uintptr_t end = env.pkt_hi - below(16);
+
+		/* Often a short packet whose end is the window's end, so
+		 * that data_end guards decide and one byte past a proven
+		 * range leaves the packet. */
+		if (chance(50)) {
+			end = data + below(90);
+			if (chance(60))
+				env.pkt_hi = end;
+		}
+		jd_xdp_ctx(&env, env.init, data, end);
+	}
 }
 
 static void dump(const struct hr_insn *insns, uint32_t cnt)
@@ -548,6 +672,41 @@ static void dump(const struct hr_insn *insns, uint32_t cnt)
 	}
 }
 
+/* Reports a difference of @b from the interpreter's @a; true when there
+ * have been enough to stop. */
+static bool differ(const struct jd_result *a, const struct jd_result *b,
+		   const char *what, uint64_t n, uint64_t state,
+		   const struct hr_insn *insns, uint32_t cnt, uint64_t *bad)
+{
+	char why[256];
+
+	if (jd_same(a, b, why, sizeof(why)))
+		return false;
+	++*bad;
+	CHECK(0, "case %llu (rng %#llx): %s: %s", (unsigned long long)n,
+	      (unsigned long long)state, what, why);
+	if (*bad <= 3)
+		dump(insns, cnt);
+	return *bad >= 10;
+}
+
+/* Counts, by kind, the fused slots the interpreter's fast code has. */
+static void count_fused(const struct hr_vm_prog *vm, uint64_t *fused)
+{
+	const void *const *labels = hr_interp_labels();
+	struct hr_xcode *xc = hr_xcode_build(vm, 0);
+	uint32_t pc;
+	int op;
+
+	if (!xc)
+		return;
+	for (pc = 0; pc < xc->cnt; pc++)
+		for (op = XOP_MOV_ADD; op < XOP__MAX; op++)
+			if (xc->fast[pc].h == labels[op])
+				fused[op]++;
+	hr_xcode_free(xc);
+}
+
 static uint64_t env_u64(const char *name, uint64_t def)
 {
 	const char *v = getenv(name);
@@ -560,13 +719,13 @@ int main(void)
 	static struct func funcs[MAX_FUNCS];
 	static struct hr_insn insns[MAX_INSNS];
 	static hr_helper_fn calls[MAX_INSNS];
-	static struct jd_result a, b;
+	static struct jd_result a, b, c;
 	uint64_t cases = env_u64("HR_FUZZ_CASES", 100000);
 	uint64_t seed = env_u64("HR_FUZZ_SEED", 0x5eed1234abcdull);
 	uint64_t n, aborts[HR_ABORT__MAX] = { 0 }, invalid = 0, bad = 0;
+	static uint64_t fused[XOP__MAX];
 	clock_t t0 = clock();
 	uint32_t cnt, pc;
-	char why[256];
 	int nfuncs, f;
 
 	if (jd_env_init(&env)) {
@@ -606,7 +765,17 @@ int main(void)
 					NULL;
 		env.vm.cnt = cnt;
 		randomize_input();
+		count_fused(&env.vm, fused);
 		jd_run(&env, HR_ENGINE_INTERP, &a);
+		/* The interpreter without fused slots or proofs: every
+		 * access checked, one slot an instruction. */
+		env.vm.xcode = hr_xcode_build(
+			&env.vm, HR_XCODE_NO_FUSE | HR_XCODE_NO_FACTS);
+		jd_run(&env, HR_ENGINE_INTERP, &c);
+		hr_interp_free(&env.vm);
+		if (differ(&a, &c, "plain interpreter", n, case_state, insns,
+			   cnt, &bad))
+			break;
 		jd_run(&env, HR_ENGINE_JIT, &b);
 		if (!env.vm.jit) {
 			CHECK(0, "case %llu: not compiled",
@@ -615,19 +784,15 @@ int main(void)
 		}
 		hr_jit_free(&env.vm);
 		aborts[a.abort]++;
-		if (!jd_same(&a, &b, why, sizeof(why))) {
-			bad++;
-			CHECK(0, "case %llu (rng %#llx): %s",
-			      (unsigned long long)n,
-			      (unsigned long long)case_state, why);
-			if (bad <= 3)
-				dump(insns, cnt);
-			if (bad >= 10)
-				break;
-		}
+		if (differ(&a, &b, "JIT", n, case_state, insns, cnt, &bad))
+			break;
 	}
 	CHECK(bad == 0, "%llu of %llu cases differ", (unsigned long long)bad,
 	      (unsigned long long)n);
+	/* Every fused form met the comparison (else it tests nothing). */
+	for (f = XOP_MOV_ADD; f < XOP__MAX && n == cases && cases >= 100000;
+	     f++)
+		CHECK(fused[f] > 0, "fused slot %d never prepared", f);
 	printf("%llu cases in %.1f s (%llu invalid programs regenerated)\n",
 	       (unsigned long long)n, (double)(clock() - t0) / CLOCKS_PER_SEC,
 	       (unsigned long long)invalid);

@@ -2,13 +2,19 @@
 /*
  * The interpreter: the reference semantics of every instruction.
  *
- * Every load, store and atomic is checked with hr_mem_check() before it
- * touches memory; jumps, calls and the budget are checked as they happen.
- * A fault ends the run with vm->abort_ret and a reason in run->abort.
+ * It runs the prepared form of interp.h (one slot an instruction, each
+ * naming its handler; direct threading). The generic handler is the whole
+ * ISA as a switch on the original instruction; the others are the common
+ * forms, fused sequences and unchecked accesses interp_prep.c chose,
+ * which must mean exactly what the switch means. Every other load, store
+ * and atomic is checked with hr_mem_check() before it touches memory;
+ * jumps, calls and the budget are checked as they happen. A fault ends
+ * the run with vm->abort_ret and a reason in run->abort.
  */
+#include <errno.h>
 #include <string.h>
 
-#include "vm.h"
+#include "interp.h"
 #include "mem.h"
 
 struct frame {
@@ -16,6 +22,7 @@ struct frame {
 	uint64_t fp;
 	uint32_t ret_pc;
 	const struct hr_vm_prog *vm; /* to return into (tail calls) */
+	const struct hr_xinsn *xb; /* its prepared code */
 };
 
 static inline uint64_t load(uintptr_t addr, int size)
@@ -324,32 +331,7 @@ static bool atomic_aligned(uintptr_t addr, int size)
 }
 
 #define unlikely(x) __builtin_expect(!!(x), 0)
-
-/* Dispatch-table entries for the fast handlers of interp_fast.h. */
-#define FAST_ALU_OPS(cls, p)                                   \
-	[cls | HR_ADD | HR_K] = &&p##_add_k,                   \
-			[cls | HR_ADD | HR_X] = &&p##_add_x,   \
-			[cls | HR_SUB | HR_K] = &&p##_sub_k,   \
-			[cls | HR_SUB | HR_X] = &&p##_sub_x,   \
-			[cls | HR_MUL | HR_K] = &&p##_mul_k,   \
-			[cls | HR_MUL | HR_X] = &&p##_mul_x,   \
-			[cls | HR_OR | HR_K] = &&p##_or_k,     \
-			[cls | HR_OR | HR_X] = &&p##_or_x,     \
-			[cls | HR_AND | HR_K] = &&p##_and_k,   \
-			[cls | HR_AND | HR_X] = &&p##_and_x,   \
-			[cls | HR_XOR | HR_K] = &&p##_xor_k,   \
-			[cls | HR_XOR | HR_X] = &&p##_xor_x,   \
-			[cls | HR_LSH | HR_K] = &&p##_lsh_k,   \
-			[cls | HR_LSH | HR_X] = &&p##_lsh_x,   \
-			[cls | HR_RSH | HR_K] = &&p##_rsh_k,   \
-			[cls | HR_RSH | HR_X] = &&p##_rsh_x,   \
-			[cls | HR_ARSH | HR_K] = &&p##_arsh_k, \
-			[cls | HR_ARSH | HR_X] = &&p##_arsh_x, \
-			[cls | HR_MOV | HR_K] = &&p##_mov_k,   \
-			[cls | HR_MOV | HR_X] = &&p##_mov_x
-#define FAST_ALU(cls, p) FAST_ALU_OPS(cls, p)
-#define FAST_JMP(name, op) \
-	[HR_JMP | (op) | HR_K] = &&name##_k, [HR_JMP | (op) | HR_X] = &&name##_x
+#define likely(x) __builtin_expect(!!(x), 1)
 
 /* A fast-path bounds test: [addr, addr + size) inside [lo, hi), without
  * overflow for any addr. */
@@ -370,241 +352,410 @@ static inline bool fast_mem(const struct hr_run *run, uintptr_t addr,
 		       hr_stack_hi(run));
 }
 
-#define ABORT(reason, addr)                          \
-	do {                                         \
-		run->pc = pc;                        \
-		hr_run_abort(run, (reason), (addr)); \
-		return vm->abort_ret;                \
+/*
+ * Prepared code made for one run alone, for programs that do not cache
+ * theirs (vm->interp_cache unset: programs built by hand, not loaded):
+ * at most the program and the targets of its tail calls.
+ */
+struct xcodes {
+	struct hr_xcode *tmp[HR_MAX_TAIL_CALLS + 2];
+	unsigned int n;
+};
+
+__attribute__((noinline)) static struct hr_xcode *
+xcode_new(const struct hr_vm_prog *vm, struct xcodes *own)
+{
+	struct hr_xcode *xc, *expect = NULL;
+
+	if (!vm->interp_cache && own->n == HR_MAX_TAIL_CALLS + 2)
+		return NULL;
+	xc = hr_xcode_build(vm, 0);
+	if (!xc)
+		return NULL;
+	if (!vm->interp_cache) {
+		own->tmp[own->n++] = xc;
+		return xc;
+	}
+	/* Several threads may prepare at once: the first one wins. */
+	if (!__atomic_compare_exchange_n(&((struct hr_vm_prog *)vm)->xcode,
+					 &expect, xc, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		hr_xcode_free(xc);
+		xc = expect;
+	}
+	return xc;
+}
+
+static inline struct hr_xcode *xcode_of(const struct hr_vm_prog *vm,
+					struct xcodes *own)
+{
+	struct hr_xcode *xc = __atomic_load_n(&vm->xcode, __ATOMIC_ACQUIRE);
+
+	return likely(xc != NULL) ? xc : xcode_new(vm, own);
+}
+
+static const void *const *label_table;
+
+#define PC ((uint32_t)(x - xb))
+#define NEXT(n)              \
+	do {                 \
+		x += (n);    \
+		goto * x->h; \
 	} while (0)
+#define ABORT_AT(reason, at, addr)                   \
+	do {                                         \
+		run->pc = (at);                      \
+		hr_run_abort(run, (reason), (addr)); \
+		ret = vm->abort_ret;                 \
+		goto out;                            \
+	} while (0)
+#define ABORT(reason, addr) ABORT_AT(reason, PC, addr)
+
+#define ALU_LABELS(P, p)                                          \
+	[P##_ADD_K] = &&p##_add_k, [P##_ADD_X] = &&p##_add_x,     \
+	[P##_SUB_K] = &&p##_sub_k, [P##_SUB_X] = &&p##_sub_x,     \
+	[P##_MUL_K] = &&p##_mul_k, [P##_MUL_X] = &&p##_mul_x,     \
+	[P##_OR_K] = &&p##_or_k, [P##_OR_X] = &&p##_or_x,         \
+	[P##_AND_K] = &&p##_and_k, [P##_AND_X] = &&p##_and_x,     \
+	[P##_XOR_K] = &&p##_xor_k, [P##_XOR_X] = &&p##_xor_x,     \
+	[P##_LSH_K] = &&p##_lsh_k, [P##_LSH_X] = &&p##_lsh_x,     \
+	[P##_RSH_K] = &&p##_rsh_k, [P##_RSH_X] = &&p##_rsh_x,     \
+	[P##_ARSH_K] = &&p##_arsh_k, [P##_ARSH_X] = &&p##_arsh_x, \
+	[P##_MOV_K] = &&p##_mov_k, [P##_MOV_X] = &&p##_mov_x
+#define JMP_LABELS(N, n) [XOP_##N##_K] = &&n##_k, [XOP_##N##_X] = &&n##_x
 
 /*
- * Runs from @pc with @regs until the function entered at depth @base
- * returns. Calls below it use run->depth; frames[] is indexed from @base.
+ * Runs from @pc until the function entered at depth @base returns, with
+ * registers @init, or (init NULL: the program's own entry, where the
+ * "fast" code may run) zero but r1, r2 and r10. Calls below it use
+ * run->depth; frames[] is indexed from @base. Called with run == NULL it
+ * only publishes its label table.
  */
-static uint64_t exec(struct hr_run *run, uint32_t pc, uint64_t *regs,
-		     unsigned int base)
+static uint64_t exec(struct hr_run *run, uint32_t pc, const uint64_t *init,
+		     uint64_t r1, uint64_t r2, unsigned int base)
 {
-	const struct hr_vm_prog *vm = run->vm;
-	const struct hr_insn *insns = vm->insns;
-	uint32_t cnt = vm->cnt;
-	struct frame frames[HR_MAX_CALL_FRAMES];
-	bool bad = false;
-
-	/* The common opcodes have their own handler; the rest go through
-	 * the generic switch below, which is the whole ISA. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Woverride-init"
-	static const void *const fast[256] = {
-		[0 ... 255] = &&generic,
-		FAST_ALU(HR_ALU64, a64),
-		FAST_ALU(HR_ALU, a32),
-		[HR_LDX | HR_MEM | HR_B] = &&ldx_b,
-		[HR_LDX | HR_MEM | HR_H] = &&ldx_h,
-		[HR_LDX | HR_MEM | HR_W] = &&ldx_w,
-		[HR_LDX | HR_MEM | HR_DW] = &&ldx_dw,
-		[HR_STX | HR_MEM | HR_B] = &&stx_b,
-		[HR_STX | HR_MEM | HR_H] = &&stx_h,
-		[HR_STX | HR_MEM | HR_W] = &&stx_w,
-		[HR_STX | HR_MEM | HR_DW] = &&stx_dw,
-		[HR_ST | HR_MEM | HR_B] = &&st_b,
-		[HR_ST | HR_MEM | HR_H] = &&st_h,
-		[HR_ST | HR_MEM | HR_W] = &&st_w,
-		[HR_ST | HR_MEM | HR_DW] = &&st_dw,
-		[HR_JMP | HR_JA] = &&ja,
-		FAST_JMP(jeq, HR_JEQ),
-		FAST_JMP(jne, HR_JNE),
-		FAST_JMP(jgt, HR_JGT),
-		FAST_JMP(jge, HR_JGE),
-		FAST_JMP(jlt, HR_JLT),
-		FAST_JMP(jle, HR_JLE),
-		FAST_JMP(jset, HR_JSET),
-		FAST_JMP(jsgt, HR_JSGT),
-		FAST_JMP(jsge, HR_JSGE),
-		FAST_JMP(jslt, HR_JSLT),
-		FAST_JMP(jsle, HR_JSLE),
+	static const void *const labels[XOP__MAX] = {
+		[XOP_GENERIC] = &&generic,
+		[XOP_FALL_OFF] = &&fall_off,
+		ALU_LABELS(XOP_A64, a64),
+		ALU_LABELS(XOP_A32, a32),
+		[XOP_LDX_B] = &&ldx_b,
+		[XOP_LDX_H] = &&ldx_h,
+		[XOP_LDX_W] = &&ldx_w,
+		[XOP_LDX_DW] = &&ldx_dw,
+		[XOP_STX_B] = &&stx_b,
+		[XOP_STX_H] = &&stx_h,
+		[XOP_STX_W] = &&stx_w,
+		[XOP_STX_DW] = &&stx_dw,
+		[XOP_ST_B] = &&st_b,
+		[XOP_ST_H] = &&st_h,
+		[XOP_ST_W] = &&st_w,
+		[XOP_ST_DW] = &&st_dw,
+		[XOP_LDXU_B] = &&ldxu_b,
+		[XOP_LDXU_H] = &&ldxu_h,
+		[XOP_LDXU_W] = &&ldxu_w,
+		[XOP_LDXU_DW] = &&ldxu_dw,
+		[XOP_STXU_B] = &&stxu_b,
+		[XOP_STXU_H] = &&stxu_h,
+		[XOP_STXU_W] = &&stxu_w,
+		[XOP_STXU_DW] = &&stxu_dw,
+		[XOP_STU_B] = &&stu_b,
+		[XOP_STU_H] = &&stu_h,
+		[XOP_STU_W] = &&stu_w,
+		[XOP_STU_DW] = &&stu_dw,
+		[XOP_JA] = &&ja,
+		JMP_LABELS(JEQ, jeq),
+		JMP_LABELS(JNE, jne),
+		JMP_LABELS(JGT, jgt),
+		JMP_LABELS(JGE, jge),
+		JMP_LABELS(JLT, jlt),
+		JMP_LABELS(JLE, jle),
+		JMP_LABELS(JSET, jset),
+		JMP_LABELS(JSGT, jsgt),
+		JMP_LABELS(JSGE, jsge),
+		JMP_LABELS(JSLT, jslt),
+		JMP_LABELS(JSLE, jsle),
+		[XOP_LDDW] = &&lddw,
+		[XOP_CALL] = &&call,
+		[XOP_EXIT] = &&exit_,
+		[XOP_MOV_ADD] = &&mov_add,
+		[XOP_MOV_ADD_JGT] = &&mov_add_jgt,
+		[XOP_BYTES16] = &&bytes16,
+		[XOP_LDXU_B_AND] = &&ldxu_b_and,
+		[XOP_LDXU_B_JEQ] = &&ldxu_b_jeq,
+		[XOP_LDXU_B_JNE] = &&ldxu_b_jne,
+		[XOP_LDXU_H_JEQ] = &&ldxu_h_jeq,
+		[XOP_LDXU_H_JNE] = &&ldxu_h_jne,
+		[XOP_LDXU_W_JEQ] = &&ldxu_w_jeq,
+		[XOP_LDXU_W_JNE] = &&ldxu_w_jne,
+		[XOP_LSH_ADD] = &&lsh_add,
+		[XOP_MOV_JGT] = &&mov_jgt,
+		[XOP_MOV_EXIT] = &&mov_exit,
+		[XOP_BYTES16_JEQ] = &&bytes16_jeq,
+		[XOP_BYTES16_JNE] = &&bytes16_jne,
+		[XOP_ADD_LDXU_B] = &&add_ldxu_b,
+		[XOP_ADD_LDXU_H] = &&add_ldxu_h,
+		[XOP_ADD_LDXU_W] = &&add_ldxu_w,
+		[XOP_MOV_LDXU_W2] = &&mov_ldxu_w2,
+		[XOP_MOV_JEQ] = &&mov_jeq,
+		[XOP_MOV_JNE] = &&mov_jne,
+#define PAIR_LABEL(a, b) [XOP_PAIR_##a##_##b] = &&pair_##a##_##b,
+		HR_XMEM_PAIRS(PAIR_LABEL)
+#undef PAIR_LABEL
 	};
-#pragma GCC diagnostic pop
+	const struct hr_vm_prog *vm;
+	const struct hr_insn *insns;
+	const struct hr_xinsn *xb, *x;
+	struct hr_xcode *xc;
+	struct frame frames[HR_MAX_CALL_FRAMES];
+	struct frame *f;
+	struct xcodes own;
+	uint64_t regs[HR_NREGS];
+	uint64_t ret, src;
+	uintptr_t addr;
+	enum hr_abort why;
+	bool bad = false;
+	int size;
 
-	for (;;) {
-		const struct hr_insn *insn;
-		uint8_t cls, op;
-		uint64_t src;
-		uintptr_t addr;
-		enum hr_abort why;
-		int size;
-
-		if (unlikely(pc >= cnt))
-			ABORT(HR_ABORT_JUMP, pc);
-		insn = &insns[pc];
-		goto *fast[insn->code];
+	if (!run) {
+		label_table = labels;
+		return 0;
+	}
+	own.n = 0;
+	vm = run->vm;
+	insns = vm->insns;
+	xb = x = NULL;
+	if (init) {
+		memcpy(regs, init, sizeof(regs));
+	} else {
+		memset(regs, 0, sizeof(regs));
+		regs[1] = r1;
+		regs[2] = r2;
+		regs[10] = hr_stack_hi(run);
+	}
+	xc = xcode_of(vm, &own);
+	if (unlikely(!xc))
+		ABORT_AT(HR_ABORT_NOMEM, pc, 0);
+	xb = !init && run->ctx && r1 == (uintptr_t)run->ctx ? xc->fast :
+							      xc->safe;
+	goto dispatch;
 
 #include "interp_fast.h"
 
-generic:
-		cls = HR_CLASS(insn->code);
-		op = HR_OP(insn->code);
+fall_off:
+	ABORT(HR_ABORT_JUMP, PC);
 
-		switch (cls) {
-		case HR_ALU64:
-		case HR_ALU:
-			if (op == HR_END) {
-				regs[insn->dst] = endian(insn, regs[insn->dst]);
-				pc++;
+call:
+	/* A helper or kfunc that prepare found resolved. */
+	run->pc = PC;
+	regs[0] =
+		vm->calls[PC](regs[1], regs[2], regs[3], regs[4], regs[5], run);
+	if (unlikely(run->abort)) {
+		ret = vm->abort_ret;
+		goto out;
+	}
+	if (unlikely(run->unwind)) {
+		ret = regs[0];
+		goto out;
+	}
+	if (unlikely(run->tail_call != NULL))
+		goto tail_call;
+	NEXT(1);
+
+exit_:
+	if (run->depth == base) {
+		ret = regs[0];
+		goto out;
+	}
+	f = &frames[--run->depth - base];
+	memcpy(&regs[6], f->saved, sizeof(f->saved));
+	regs[10] = f->fp;
+	vm = run->vm = f->vm;
+	insns = vm->insns;
+	xb = f->xb;
+	x = xb + f->ret_pc;
+	goto * x->h;
+
+tail_call:
+	/* The target runs in this frame, on the same context (r1 is kept),
+	 * from its "safe" code: its entry facts need not hold here. */
+	vm = run->vm = run->tail_call;
+	run->tail_call = NULL;
+	insns = vm->insns;
+	xc = xcode_of(vm, &own);
+	if (unlikely(!xc))
+		ABORT_AT(HR_ABORT_NOMEM, 0, 0);
+	xb = xc->safe;
+	pc = 0;
+	goto dispatch;
+
+generic : {
+	const struct hr_insn *insn;
+	uint8_t cls, op;
+
+	pc = PC;
+	insn = &insns[pc];
+	cls = HR_CLASS(insn->code);
+	op = HR_OP(insn->code);
+
+	switch (cls) {
+	case HR_ALU64:
+	case HR_ALU:
+		if (op == HR_END) {
+			regs[insn->dst] = endian(insn, regs[insn->dst]);
+			pc++;
+			break;
+		}
+		src = HR_SRC(insn->code) == HR_X ? regs[insn->src] :
+						   (uint64_t)(int64_t)insn->imm;
+		if (cls == HR_ALU64)
+			regs[insn->dst] = alu64(op, regs[insn->dst], src,
+						insn->off, &bad);
+		else
+			regs[insn->dst] = alu32(op, (uint32_t)regs[insn->dst],
+						(uint32_t)src, insn->off, &bad);
+		if (bad)
+			ABORT(HR_ABORT_BAD_INSN, pc);
+		pc++;
+		break;
+
+	case HR_LDX:
+		size = hr_size_bytes(insn->code);
+		addr = regs[insn->src] + (int64_t)insn->off;
+		why = hr_mem_check(run, addr, size, false);
+		if (why)
+			ABORT(why, addr);
+		regs[insn->dst] = load(addr, size);
+		if (HR_MODE(insn->code) == HR_MEMSX)
+			regs[insn->dst] = sext(regs[insn->dst], size * 8);
+		pc++;
+		break;
+
+	case HR_ST:
+	case HR_STX:
+		size = hr_size_bytes(insn->code);
+		addr = regs[insn->dst] + (int64_t)insn->off;
+		why = hr_mem_check(run, addr, size, true);
+		if (why)
+			ABORT(why, addr);
+		if (HR_MODE(insn->code) == HR_ATOMIC) {
+			if (!atomic_aligned(addr, size))
+				ABORT(HR_ABORT_OOB_STORE, addr);
+			atomic_op(insn, addr, regs, &bad);
+			if (bad)
+				ABORT(HR_ABORT_BAD_INSN, pc);
+		} else {
+			store(addr, size,
+			      cls == HR_STX ? regs[insn->src] :
+					      (uint64_t)(int64_t)insn->imm);
+		}
+		pc++;
+		break;
+
+	case HR_LD:
+		if (insn->code != HR_OPC_LDDW || pc + 1 >= vm->cnt)
+			ABORT(HR_ABORT_BAD_INSN, pc);
+		regs[insn->dst] = hr_insn_lddw_value(insn);
+		/* A function address is its instruction index. */
+		if (insn->src == HR_PSEUDO_FUNC)
+			regs[insn->dst] = pc + 1 + (int64_t)insn->imm;
+		pc += 2;
+		break;
+
+	case HR_JMP:
+	case HR_JMP32: {
+		bool wide = cls == HR_JMP;
+		int64_t delta;
+
+		if (op == HR_EXIT)
+			goto exit_;
+		if (op == HR_CALL) {
+			hr_helper_fn fn = NULL;
+
+			if (insn->src == HR_CALL_LOCAL && wide) {
+				if (run->depth + 1 >= HR_MAX_CALL_FRAMES)
+					ABORT(HR_ABORT_CALL_DEPTH, pc);
+				if (run->budget-- == 0)
+					ABORT(HR_ABORT_BUDGET, pc);
+				f = &frames[run->depth++ - base];
+				memcpy(f->saved, &regs[6], sizeof(f->saved));
+				f->fp = regs[10];
+				f->ret_pc = pc + 1;
+				f->vm = vm;
+				f->xb = xb;
+				regs[10] -= HR_STACK_SIZE;
+				pc = pc + 1 + insn->imm;
 				break;
 			}
+			if (HR_SRC(insn->code) == HR_X && wide) {
+				if (vm->helper_by_id)
+					fn = vm->helper_by_id(regs[insn->dst]);
+			} else if (vm->calls) {
+				fn = vm->calls[pc];
+			}
+			if (!fn || !wide)
+				ABORT(HR_ABORT_UNKNOWN_CALL, pc);
+			run->pc = pc;
+			regs[0] = fn(regs[1], regs[2], regs[3], regs[4],
+				     regs[5], run);
+			if (run->abort) {
+				ret = vm->abort_ret;
+				goto out;
+			}
+			if (run->unwind) {
+				ret = regs[0];
+				goto out;
+			}
+			if (run->tail_call)
+				goto tail_call;
+			pc++;
+			break;
+		}
+		if (op == HR_JA) {
+			delta = wide ? insn->off : insn->imm;
+		} else {
 			src = HR_SRC(insn->code) == HR_X ?
 				      regs[insn->src] :
 				      (uint64_t)(int64_t)insn->imm;
-			if (cls == HR_ALU64)
-				regs[insn->dst] = alu64(op, regs[insn->dst],
-							src, insn->off, &bad);
-			else
-				regs[insn->dst] =
-					alu32(op, (uint32_t)regs[insn->dst],
-					      (uint32_t)src, insn->off, &bad);
-			if (bad)
-				ABORT(HR_ABORT_BAD_INSN, pc);
-			pc++;
-			break;
-
-		case HR_LDX:
-			size = hr_size_bytes(insn->code);
-			addr = regs[insn->src] + (int64_t)insn->off;
-			why = hr_mem_check(run, addr, size, false);
-			if (why)
-				ABORT(why, addr);
-			regs[insn->dst] = load(addr, size);
-			if (HR_MODE(insn->code) == HR_MEMSX)
-				regs[insn->dst] =
-					sext(regs[insn->dst], size * 8);
-			pc++;
-			break;
-
-		case HR_ST:
-		case HR_STX:
-			size = hr_size_bytes(insn->code);
-			addr = regs[insn->dst] + (int64_t)insn->off;
-			why = hr_mem_check(run, addr, size, true);
-			if (why)
-				ABORT(why, addr);
-			if (HR_MODE(insn->code) == HR_ATOMIC) {
-				if (!atomic_aligned(addr, size))
-					ABORT(HR_ABORT_OOB_STORE, addr);
-				atomic_op(insn, addr, regs, &bad);
-				if (bad)
-					ABORT(HR_ABORT_BAD_INSN, pc);
-			} else {
-				store(addr, size,
-				      cls == HR_STX ?
-					      regs[insn->src] :
-					      (uint64_t)(int64_t)insn->imm);
-			}
-			pc++;
-			break;
-
-		case HR_LD:
-			if (insn->code != HR_OPC_LDDW || pc + 1 >= vm->cnt)
-				ABORT(HR_ABORT_BAD_INSN, pc);
-			regs[insn->dst] = hr_insn_lddw_value(insn);
-			/* A function address is its instruction index. */
-			if (insn->src == HR_PSEUDO_FUNC)
-				regs[insn->dst] = pc + 1 + (int64_t)insn->imm;
-			pc += 2;
-			break;
-
-		case HR_JMP:
-		case HR_JMP32: {
-			bool wide = cls == HR_JMP;
-			int64_t delta;
-
-			if (op == HR_EXIT) {
-				struct frame *f;
-
-				if (run->depth == base)
-					return regs[0];
-				f = &frames[--run->depth - base];
-				memcpy(&regs[6], f->saved, sizeof(f->saved));
-				regs[10] = f->fp;
-				pc = f->ret_pc;
-				vm = run->vm = f->vm;
-				insns = vm->insns;
-				cnt = vm->cnt;
-				break;
-			}
-			if (op == HR_CALL) {
-				hr_helper_fn fn = NULL;
-
-				if (insn->src == HR_CALL_LOCAL && wide) {
-					struct frame *f;
-
-					if (run->depth + 1 >=
-					    HR_MAX_CALL_FRAMES)
-						ABORT(HR_ABORT_CALL_DEPTH, pc);
-					if (run->budget-- == 0)
-						ABORT(HR_ABORT_BUDGET, pc);
-					f = &frames[run->depth++ - base];
-					memcpy(f->saved, &regs[6],
-					       sizeof(f->saved));
-					f->fp = regs[10];
-					f->ret_pc = pc + 1;
-					f->vm = vm;
-					regs[10] -= HR_STACK_SIZE;
-					pc = pc + 1 + insn->imm;
-					break;
-				}
-				if (HR_SRC(insn->code) == HR_X && wide) {
-					if (vm->helper_by_id)
-						fn = vm->helper_by_id(
-							regs[insn->dst]);
-				} else if (vm->calls) {
-					fn = vm->calls[pc];
-				}
-				if (!fn || !wide)
-					ABORT(HR_ABORT_UNKNOWN_CALL, pc);
-				run->pc = pc;
-				regs[0] = fn(regs[1], regs[2], regs[3], regs[4],
-					     regs[5], run);
-				if (run->abort)
-					return vm->abort_ret;
-				if (run->unwind)
-					return regs[0];
-				if (run->tail_call) {
-					/* The target runs in this frame, on
-					 * the same context (r1 is kept). */
-					vm = run->vm = run->tail_call;
-					run->tail_call = NULL;
-					insns = vm->insns;
-					cnt = vm->cnt;
-					pc = 0;
-					break;
-				}
+			if (!jump_taken(op, regs[insn->dst], src, wide)) {
 				pc++;
 				break;
 			}
-			if (op == HR_JA) {
-				delta = wide ? insn->off : insn->imm;
-			} else {
-				src = HR_SRC(insn->code) == HR_X ?
-					      regs[insn->src] :
-					      (uint64_t)(int64_t)insn->imm;
-				if (!jump_taken(op, regs[insn->dst], src,
-						wide)) {
-					pc++;
-					break;
-				}
-				delta = insn->off;
-			}
-			if (delta < 0 && run->budget-- == 0)
-				ABORT(HR_ABORT_BUDGET, pc);
-			/* Out-of-range targets are caught at the loop top. */
-			pc = (uint32_t)((int64_t)pc + 1 + delta);
-			break;
+			delta = insn->off;
 		}
-
-		default:
-			ABORT(HR_ABORT_BAD_INSN, pc);
-		}
+		if (delta < 0 && run->budget-- == 0)
+			ABORT(HR_ABORT_BUDGET, pc);
+		pc = (uint32_t)((int64_t)pc + 1 + delta);
+		break;
 	}
+
+	default:
+		ABORT(HR_ABORT_BAD_INSN, pc);
+	}
+}
+dispatch:
+	/* Out-of-range targets end the run here, naming the target. */
+	if (unlikely(pc >= vm->cnt))
+		ABORT_AT(HR_ABORT_JUMP, pc, pc);
+	x = xb + pc;
+	goto * x->h;
+
+out:
+	while (own.n)
+		hr_xcode_free(own.tmp[--own.n]);
+	return ret;
+}
+
+#undef PC
+#undef NEXT
+#undef ABORT
+#undef ABORT_AT
+
+const void *const *hr_interp_labels(void)
+{
+	if (!label_table)
+		exec(NULL, 0, NULL, 0, 0, 0);
+	return label_table;
 }
 
 uint64_t hr_interp_callback(struct hr_run *run, uint32_t pc,
@@ -620,7 +771,7 @@ uint64_t hr_interp_callback(struct hr_run *run, uint32_t pc,
 	memcpy(&regs[1], args, 5 * sizeof(args[0]));
 	run->depth++;
 	regs[10] = hr_stack_hi(run) - (uint64_t)run->depth * HR_STACK_SIZE;
-	r0 = exec(run, pc, regs, run->depth);
+	r0 = exec(run, pc, regs, 0, 0, run->depth);
 	run->depth--;
 	run->vm = vm;
 	return r0;
@@ -628,22 +779,30 @@ uint64_t hr_interp_callback(struct hr_run *run, uint32_t pc,
 
 uint64_t hr_interp_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 {
-	uint64_t regs[HR_NREGS] = { 0 };
-
-	regs[1] = r1;
-	regs[2] = r2;
-	regs[10] = hr_stack_hi(run);
 	run->depth = 0;
 	run->callback = hr_interp_callback;
-	return exec(run, 0, regs, 0);
+	return exec(run, 0, NULL, r1, r2, 0);
 }
 
-uint64_t hr_interp_resume(struct hr_run *run, const uint64_t regs_in[HR_NREGS])
+uint64_t hr_interp_resume(struct hr_run *run, const uint64_t regs[HR_NREGS])
 {
-	uint64_t regs[HR_NREGS];
-
-	memcpy(regs, regs_in, sizeof(regs));
 	run->depth = 0;
 	run->callback = hr_interp_callback;
-	return exec(run, 0, regs, 0);
+	return exec(run, 0, regs, 0, 0, 0);
+}
+
+int hr_interp_prepare(struct hr_vm_prog *vm)
+{
+	struct xcodes own = { .n = 0 };
+
+	vm->interp_cache = true;
+	return xcode_of(vm, &own) ? 0 : -ENOMEM;
+}
+
+void hr_interp_free(struct hr_vm_prog *vm)
+{
+	if (!vm)
+		return;
+	hr_xcode_free(vm->xcode);
+	vm->xcode = NULL;
 }

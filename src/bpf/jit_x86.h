@@ -64,6 +64,9 @@ struct jb_facts {
 void jb_analyze(const struct hr_vm_prog *vm, bool fp_fixed, struct jb_facts *f);
 void jb_free(struct jb_facts *f);
 
+/* Whether no instruction of @vm can write r10. */
+bool jb_fp_fixed(const struct hr_vm_prog *vm);
+
 /* The state of @reg entering @pc, or NULL when nothing is known. */
 const struct jb_reg *jb_reg_at(const struct jb_facts *f, uint32_t pc, int reg);
 

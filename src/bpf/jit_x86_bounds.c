@@ -730,3 +730,30 @@ bool jb_fp_arg(const struct jb_facts *f, uint32_t pc, int reg, int len,
 	*off = (int32_t)(int64_t)r->a;
 	return true;
 }
+
+/* Whether an instruction may write r10 (the stack elisions need none). */
+static bool writes_fp(const struct hr_insn *insn)
+{
+	switch (HR_CLASS(insn->code)) {
+	case HR_ALU:
+	case HR_ALU64:
+	case HR_LDX:
+	case HR_LD:
+		return insn->dst == 10;
+	case HR_ST:
+	case HR_STX:
+		return HR_MODE(insn->code) == HR_ATOMIC && insn->src == 10 &&
+		       (insn->imm & HR_FETCH);
+	}
+	return false;
+}
+
+bool jb_fp_fixed(const struct hr_vm_prog *vm)
+{
+	uint32_t pc;
+
+	for (pc = 0; pc < vm->cnt; pc++)
+		if (writes_fp(&vm->insns[pc]))
+			return false;
+	return true;
+}

@@ -85,6 +85,7 @@ int hr_prog_finalize(struct hr_prog *prog, char *err, size_t errsz)
 		snprintf(err, errsz, "section '%s' %s", prog->sec, why);
 		return ret;
 	}
+	hr_interp_free(&prog->vm); /* made for what it was before */
 	prog->vm.insns = prog->insns;
 	prog->vm.cnt = prog->cnt;
 	prog->vm.calls = prog->calls;
@@ -93,6 +94,8 @@ int hr_prog_finalize(struct hr_prog *prog, char *err, size_t errsz)
 	prog->vm.prog = prog;
 	prog->vm.helper_by_id = NULL;
 	prog->vm.abort_ret = prog->type->abort_ret;
+	/* Prepared on first run and kept. */
+	prog->vm.interp_cache = true;
 	return 0;
 }
 
@@ -113,6 +116,7 @@ void hr_prog_free(struct hr_prog *prog)
 		return;
 	hr_prog_unregister(prog);
 	hr_jit_free(&prog->vm);
+	hr_interp_free(&prog->vm);
 	free(prog->name);
 	free(prog->sec);
 	free(prog->insns);

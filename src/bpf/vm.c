@@ -20,6 +20,7 @@ static const char *const abort_names[HR_ABORT__MAX] = {
 	[HR_ABORT_UNKNOWN_CALL] = "call to unresolved function",
 	[HR_ABORT_TAIL_CALL] = "tail call fault",
 	[HR_ABORT_CORE_POISON] = "unresolved CO-RE relocation",
+	[HR_ABORT_NOMEM] = "out of memory",
 };
 
 const char *hr_abort_str(int reason)

@@ -19,6 +19,7 @@
 struct hr_run;
 struct hr_prog;
 struct hr_map;
+struct hr_xcode;
 
 /* Why a run ended early. Keep hr_abort_str() in step. */
 enum hr_abort {
@@ -35,6 +36,7 @@ enum hr_abort {
 	HR_ABORT_UNKNOWN_CALL, /* call to an unresolved helper or kfunc */
 	HR_ABORT_TAIL_CALL, /* reserved for tail-call faults */
 	HR_ABORT_CORE_POISON, /* reached an unresolved CO-RE relocation */
+	HR_ABORT_NOMEM, /* the engine could not get memory to run */
 	HR_ABORT__MAX,
 };
 
@@ -92,6 +94,11 @@ struct hr_vm_prog {
 	 * register: those it may read before writing). */
 	bool jit_tail;
 	uint16_t jit_zero;
+	/* The interpreter's prepared code (interp.h), made on first run
+	 * and kept here when interp_cache is set (hr_interp_prepare();
+	 * released with hr_interp_free()); otherwise made for each run. */
+	struct hr_xcode *xcode;
+	bool interp_cache;
 };
 
 /*
@@ -161,6 +168,14 @@ uint64_t hr_interp_run(struct hr_run *run, uint64_t r1, uint64_t r2);
  * registers @regs (r0..r10): the rest of a tail call the JIT began.
  */
 uint64_t hr_interp_resume(struct hr_run *run, const uint64_t regs[HR_NREGS]);
+
+/*
+ * Lets the interpreter keep @vm's prepared code on it (and prepares it
+ * now): for programs whose instructions and calls no longer change.
+ * Returns 0 or -ENOMEM. Release with hr_interp_free().
+ */
+int hr_interp_prepare(struct hr_vm_prog *vm);
+void hr_interp_free(struct hr_vm_prog *vm);
 
 /* The interpreter's run->callback: runs the function at @pc of run->vm one
  * frame deeper (the JIT uses it too, so callbacks run interpreted). */
