@@ -63,6 +63,10 @@ static const struct {
 	{ "jit_tc_calls.o",
 	  "aborts and reads of registers a tail call keeps, on purpose; "
 	  "tests/test_jit.c runs it under both engines" },
+	{ "bounds_facts.o",
+	  "map value accesses one byte past the value and stale packet "
+	  "pointers, on purpose; tests/test_bounds.c runs it under both "
+	  "engines" },
 };
 
 /* Objects the kernel loads that headroom refuses by design. */

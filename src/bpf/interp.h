@@ -87,6 +87,12 @@ enum hr_xop {
 	XOP_JMP(JSLT),
 	XOP_JMP(JSLE),
 #undef XOP_JMP
+	/* Atomic add into a proven map value (alignment still checked),
+	 * without and with fetch. */
+	XOP_AADD_W,
+	XOP_AADD_DW,
+	XOP_AFADD_W,
+	XOP_AFADD_DW,
 	XOP_LDDW, /* a plain 64-bit constant */
 	XOP_CALL, /* helper or kfunc resolved in vm->calls */
 	XOP_EXIT,

@@ -184,6 +184,23 @@ NEXT(2);
 HR_XMEM_PAIRS(PAIR)
 #undef PAIR
 
+/* As the generic atomic: the range (proven here), then alignment. */
+#define AADD(name, type, fetch)                                             \
+name : {                                                                    \
+	type old_;                                                          \
+	addr = D + (int64_t)x->off;                                         \
+	if (unlikely(addr & (sizeof(type) - 1)))                            \
+		ABORT(HR_ABORT_OOB_STORE, addr);                            \
+	old_ = __atomic_fetch_add((type *)addr, (type)S, __ATOMIC_SEQ_CST); \
+	if (fetch)                                                          \
+		S = old_;                                                   \
+	NEXT(1);                                                            \
+}
+AADD(aadd_w, uint32_t, false)
+AADD(aadd_dw, uint64_t, false)
+AADD(afadd_w, uint32_t, true)
+AADD(afadd_dw, uint64_t, true)
+
 lddw : D = (uint32_t)x->imm | (uint64_t)(uint32_t)x[1].imm << 32;
 NEXT(2);
 
@@ -299,6 +316,7 @@ ja : TAKEN();
 #undef LOADU
 #undef JUMP_AT
 #undef LOAD_JCC
+#undef AADD
 #undef XMEM_L
 #undef XMEM_S
 #undef XMEM_LB

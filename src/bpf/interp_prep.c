@@ -8,7 +8,9 @@
  * jit_x86.c), with the same proofs. In both versions: a non-atomic access
  * through r10 at a constant offset inside the frame, when no instruction
  * writes r10. In "fast" only: a packet access the bounds analysis proves
- * covered by a data_end (or data) comparison, a stack access through a
+ * covered by a data_end (or data) comparison, an access inside a map
+ * value it proves came from bpf_map_lookup_elem and was tested not NULL
+ * (writes only where the map lets programs write), a stack access through a
  * register it proves is this frame's r10 plus a constant, and an allowed
  * context field through a register it proves is the entry r1, all of
  * which hold because interp.c enters "fast" only with r1 == run->ctx.
@@ -73,7 +75,8 @@ static bool unchecked(const struct prep *p, uint32_t pc, int breg, int off,
 	if (p->fp_fixed && breg == 10 && off >= -HR_STACK_SIZE &&
 	    off + size <= 0)
 		return true;
-	if (jb_pkt_safe(&p->facts, pc, breg, off, size))
+	if (jb_pkt_safe(&p->facts, pc, breg, off, size) ||
+	    jb_value_safe(&p->facts, pc, breg, off, size, write))
 		return true;
 	if (jb_is_ctx(&p->facts, pc, breg))
 		return ctx_field_ok(p->vm, off, size, write);
@@ -97,8 +100,14 @@ static enum hr_xop mem_op(const struct prep *p, uint32_t pc,
 	uint8_t cls = HR_CLASS(insn->code);
 	int s = size_index(insn->code), size = hr_size_bytes(insn->code);
 
+	if (HR_MODE(insn->code) == HR_ATOMIC && cls == HR_STX &&
+	    (insn->imm == HR_ADD || insn->imm == (HR_ADD | HR_FETCH)) &&
+	    (size == 4 || size == 8) &&
+	    jb_value_safe(&p->facts, pc, insn->dst, insn->off, size, true))
+		return (insn->imm & HR_FETCH ? XOP_AFADD_W : XOP_AADD_W) +
+		       (size == 8);
 	if (HR_MODE(insn->code) != HR_MEM)
-		return XOP_GENERIC; /* atomics, sign-extending loads */
+		return XOP_GENERIC; /* other atomics, sign-extending loads */
 	if (cls == HR_LDX)
 		return (unchecked(p, pc, insn->src, insn->off, size, false) ?
 				XOP_LDXU_B :

@@ -21,7 +21,14 @@ enum jb_type {
 	JB_META, /* ctx->data_meta + k, k in [(int64_t)a, (int64_t)b] */
 	JB_FP, /* this frame's r10 + (int64_t)a */
 	JB_MAP, /* the map pointer a, from an ld_imm64 of a map */
+	/* A map value from bpf_map_lookup_elem at pc b - 1, + (int64_t)a:
+	 * id is the value size, with JB_VALUE_RW set when programs may
+	 * write it. */
+	JB_VALUE_OR_NULL, /* before its NULL test */
+	JB_VALUE, /* after it: not NULL */
 };
+
+#define JB_VALUE_RW (1u << 31)
 
 struct jb_reg {
 	uint8_t t;
@@ -73,6 +80,11 @@ const struct jb_reg *jb_reg_at(const struct jb_facts *f, uint32_t pc, int reg);
 /* Whether [breg + off, + size) at @pc is inside [data, data_end). */
 bool jb_pkt_safe(const struct jb_facts *f, uint32_t pc, int breg, int off,
 		 int size);
+
+/* Whether [breg + off, + size) at @pc is inside a map value (and the
+ * program may write it, with @write). */
+bool jb_value_safe(const struct jb_facts *f, uint32_t pc, int breg, int off,
+		   int size, bool write);
 
 /* Whether @breg at @pc is run->ctx. */
 bool jb_is_ctx(const struct jb_facts *f, uint32_t pc, int breg);

@@ -24,7 +24,9 @@
 #include <linux/bpf.h>
 
 #include "jit_x86.h"
+#include "helpers.h"
 #include "prog.h"
+#include "../maps/map.h"
 
 #define MAX_ANALYZED (1u << 16)
 #define PKT_LIMIT 0xffff /* packet offsets tracked: [-PKT_LIMIT, PKT_LIMIT] */
@@ -382,6 +384,17 @@ static void do_alu(struct an *an, uint32_t pc, const struct hr_insn *insn,
 			    (struct jb_reg){ JB_FP, 0, (uint64_t)k,
 					     (uint64_t)k } :
 			    unknown;
+	} else if (w && (op == HR_ADD || op == HR_SUB) && d->t == JB_VALUE &&
+		   src.t == JB_SCALAR && src.a == src.b &&
+		   (int64_t)src.a >= -PKT_LIMIT &&
+		   (int64_t)src.a <= PKT_LIMIT) {
+		int64_t k = (int64_t)d->a +
+			    (op == HR_ADD ? (int64_t)src.a : -(int64_t)src.a);
+
+		r = k >= -PKT_LIMIT && k <= PKT_LIMIT ?
+			    (struct jb_reg){ JB_VALUE, d->id, (uint64_t)k,
+					     d->b } :
+			    unknown;
 	} else if (op == HR_NEG || op == HR_ARSH) {
 		r = unknown;
 	} else if (!w && (op == HR_DIV || op == HR_MOD) && insn->off) {
@@ -425,6 +438,23 @@ static void do_ldx(struct an *an, const struct hr_insn *insn,
 	s->r[insn->dst] = r;
 }
 
+/* Every copy of the lookup result @lookup is now known NULL or not. */
+static void null_test(struct jb_state *s, uint64_t lookup, bool not_null)
+{
+	int i;
+
+	for (i = 0; i < HR_NREGS; i++) {
+		struct jb_reg *r = &s->r[i];
+
+		if (r->t != JB_VALUE_OR_NULL || r->b != lookup)
+			continue;
+		if (not_null)
+			r->t = JB_VALUE;
+		else
+			*r = scalar(0, 0);
+	}
+}
+
 /* Refines @s for a comparison @op of @d and @src known to hold. */
 static bool refine(uint8_t op, struct jb_state *s, int dreg,
 		   const struct jb_reg *src, int sreg, bool x)
@@ -433,6 +463,12 @@ static bool refine(uint8_t op, struct jb_state *s, int dreg,
 	const struct jb_reg *p = NULL;
 	int64_t need = -1;
 	uint64_t k, lo, hi;
+
+	if (!x && d->t == JB_VALUE_OR_NULL && src->a == 0 && src->b == 0 &&
+	    (op == HR_JEQ || op == HR_JNE)) {
+		null_test(s, d->b, op == HR_JNE);
+		return true;
+	}
 
 	if (x && d->t == JB_PKT && src->t == JB_PKT_END) {
 		p = d;
@@ -536,12 +572,108 @@ static uint8_t negate(uint8_t op)
 	return 0xff; /* no refinement */
 }
 
+/*
+ * Helpers and kfuncs that never move the packet nor run program code
+ * (callbacks could): packet facts survive calls to them, as the kernel
+ * verifier keeps packet pointers across helpers that do not change
+ * packet data. Known by their function, not their id, so that a program
+ * whose calls resolve elsewhere (tests' own helpers) proves nothing.
+ */
+static bool keeps_packet(const struct hr_vm_prog *vm, uint32_t pc)
+{
+	static const struct hr_helper *const pure[] = {
+		&hr_helper_map_lookup_elem,
+		&hr_helper_map_update_elem,
+		&hr_helper_map_delete_elem,
+		&hr_helper_map_lookup_percpu_elem,
+		&hr_helper_ktime_get_ns,
+		&hr_helper_ktime_get_boot_ns,
+		&hr_helper_ktime_get_coarse_ns,
+		&hr_helper_jiffies64,
+		&hr_helper_get_prandom_u32,
+		&hr_helper_get_smp_processor_id,
+		&hr_helper_get_numa_node_id,
+		&hr_helper_csum_diff,
+		&hr_helper_redirect,
+		&hr_helper_redirect_map,
+		&hr_helper_map_push_elem,
+		&hr_helper_map_pop_elem,
+		&hr_helper_map_peek_elem,
+		&hr_helper_ringbuf_output,
+		&hr_helper_xdp_get_buff_len,
+		&hr_helper_xdp_load_bytes,
+	};
+	hr_helper_fn fn = vm->calls ? vm->calls[pc] : NULL;
+	const struct hr_insn *insn = &vm->insns[pc];
+	size_t i;
+
+	if (!fn || HR_SRC(insn->code) == HR_X)
+		return false;
+	if (fn == hr_kfunc_xdp_metadata_rx_hash.fn ||
+	    fn == hr_kfunc_xdp_metadata_rx_timestamp.fn ||
+	    fn == hr_kfunc_xdp_metadata_rx_vlan_tag.fn)
+		return true;
+	for (i = 0; i < sizeof(pure) / sizeof(pure[0]); i++)
+		if (fn == pure[i]->fn)
+			return true;
+	return false;
+}
+
+/* The map types whose lookup gives a pointer to value_size bytes inside
+ * the map's own regions (ops->regions), so that the run-time check of an
+ * access there always passes. */
+static bool plain_values(const struct hr_map *map)
+{
+	switch (map->attr.type) {
+	case HR_MAP_ARRAY:
+	case HR_MAP_PERCPU_ARRAY:
+	case HR_MAP_HASH:
+	case HR_MAP_PERCPU_HASH:
+	case HR_MAP_LRU_HASH:
+	case HR_MAP_LRU_PERCPU_HASH:
+		return map->ops && map->ops->regions;
+	}
+	return false;
+}
+
+/* r0 after the call at @pc: a map value or NULL for bpf_map_lookup_elem
+ * on a map of the program's own object (so the helper accepts it), else
+ * unknown. */
+static struct jb_reg lookup_result(const struct an *an, uint32_t pc,
+				   const struct jb_state *s)
+{
+	const struct hr_vm_prog *vm = an->vm;
+	const struct hr_object *obj = vm->prog ? vm->prog->obj : NULL;
+	const struct hr_insn *insn = &vm->insns[pc];
+	unsigned int i;
+
+	if (!vm->calls || vm->calls[pc] != hr_helper_map_lookup_elem.fn ||
+	    HR_SRC(insn->code) == HR_X || s->r[1].t != JB_MAP || !obj)
+		return unknown;
+	for (i = 0; i < obj->nmaps; i++) {
+		const struct hr_map *map = obj->maps[i];
+
+		if ((uint64_t)(uintptr_t)map != s->r[1].a || !plain_values(map))
+			continue;
+		if (!map->attr.value_size || map->attr.value_size > PKT_LIMIT)
+			return unknown;
+		return (struct jb_reg){
+			JB_VALUE_OR_NULL,
+			map->attr.value_size |
+				(map->rdonly_prog ? 0 : JB_VALUE_RW),
+			0, pc + 1
+		};
+	}
+	return unknown;
+}
+
 static void step(struct an *an, uint32_t pc)
 {
 	const struct hr_vm_prog *vm = an->vm;
 	const struct hr_insn *insn = &vm->insns[pc];
 	struct jb_state s = an->st[pc];
 	uint8_t cls = HR_CLASS(insn->code), op = HR_OP(insn->code);
+	struct jb_reg r0;
 	int i;
 
 	switch (cls) {
@@ -598,9 +730,12 @@ static void step(struct an *an, uint32_t pc)
 				c.r[10] = (struct jb_reg){ JB_FP, 0, 0, 0 };
 			flow(an, pc + 1 + (uint32_t)insn->imm, &c);
 		}
+		r0 = lookup_result(an, pc, &s);
 		for (i = 0; i <= 5; i++)
 			s.r[i] = unknown;
-		forget_packet(&s);
+		s.r[0] = r0;
+		if (!keeps_packet(vm, pc))
+			forget_packet(&s);
 		flow(an, pc + 1, &s);
 		return;
 	}
@@ -709,6 +844,18 @@ bool jb_pkt_safe(const struct jb_facts *f, uint32_t pc, int breg, int off,
 	return v &&
 	       ((int64_t)r->b + off + size <= v->range ||
 		(int64_t)v->hi + (int64_t)r->b + off + size <= f->in[pc].range);
+}
+
+bool jb_value_safe(const struct jb_facts *f, uint32_t pc, int breg, int off,
+		   int size, bool write)
+{
+	const struct jb_reg *r = jb_reg_at(f, pc, breg);
+	int64_t lo;
+
+	if (!r || r->t != JB_VALUE || (write && !(r->id & JB_VALUE_RW)))
+		return false;
+	lo = (int64_t)r->a + off;
+	return lo >= 0 && lo + size <= (int64_t)(r->id & ~JB_VALUE_RW);
 }
 
 bool jb_is_ctx(const struct jb_facts *f, uint32_t pc, int breg)
