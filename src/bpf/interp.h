@@ -72,7 +72,7 @@ enum hr_xop {
 	XOP_STU_H,
 	XOP_STU_W,
 	XOP_STU_DW,
-	/* 64-bit jumps with a target inside the program. */
+	/* Jumps with a target inside the program (ja: 64-bit only). */
 	XOP_JA,
 #define XOP_JMP(n) XOP_##n##_K, XOP_##n##_X
 	XOP_JMP(JEQ),
@@ -86,6 +86,18 @@ enum hr_xop {
 	XOP_JMP(JSGE),
 	XOP_JMP(JSLT),
 	XOP_JMP(JSLE),
+	/* The same, 32-bit (JMP32). */
+	XOP_JMP(J32EQ),
+	XOP_JMP(J32NE),
+	XOP_JMP(J32GT),
+	XOP_JMP(J32GE),
+	XOP_JMP(J32LT),
+	XOP_JMP(J32LE),
+	XOP_JMP(J32SET),
+	XOP_JMP(J32SGT),
+	XOP_JMP(J32SGE),
+	XOP_JMP(J32SLT),
+	XOP_JMP(J32SLE),
 #undef XOP_JMP
 	/* Atomic add into a proven map value (alignment still checked),
 	 * without and with fetch. */

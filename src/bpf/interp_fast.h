@@ -276,21 +276,23 @@ STOREU(stu_dw, uint64_t, K)
 		x += 1 + x->off;                      \
 		goto * x->h;                          \
 	} while (0)
-#define JCOND(name, cond)                \
-	name##_k:                        \
-	{                                \
-		uint64_t a_ = D, b_ = K; \
-		if (cond)                \
-			TAKEN();         \
-		NEXT(1);                 \
-	}                                \
-	name##_x:                        \
-	{                                \
-		uint64_t a_ = D, b_ = S; \
-		if (cond)                \
-			TAKEN();         \
-		NEXT(1);                 \
+#define JCOND_T(name, type, cond)    \
+	name##_k:                    \
+	{                            \
+		type a_ = D, b_ = K; \
+		if (cond)            \
+			TAKEN();     \
+		NEXT(1);             \
+	}                            \
+	name##_x:                    \
+	{                            \
+		type a_ = D, b_ = S; \
+		if (cond)            \
+			TAKEN();     \
+		NEXT(1);             \
 	}
+#define JCOND(name, cond) JCOND_T(name, uint64_t, cond)
+#define JCOND32(name, cond) JCOND_T(name, uint32_t, cond)
 
 JCOND(jeq, a_ == b_)
 JCOND(jne, a_ != b_)
@@ -303,6 +305,17 @@ JCOND(jsgt, (int64_t)a_ > (int64_t)b_)
 JCOND(jsge, (int64_t)a_ >= (int64_t)b_)
 JCOND(jslt, (int64_t)a_ < (int64_t)b_)
 JCOND(jsle, (int64_t)a_ <= (int64_t)b_)
+JCOND32(j32eq, a_ == b_)
+JCOND32(j32ne, a_ != b_)
+JCOND32(j32gt, a_ > b_)
+JCOND32(j32ge, a_ >= b_)
+JCOND32(j32lt, a_ < b_)
+JCOND32(j32le, a_ <= b_)
+JCOND32(j32set, a_ &b_)
+JCOND32(j32sgt, (int32_t)a_ > (int32_t)b_)
+JCOND32(j32sge, (int32_t)a_ >= (int32_t)b_)
+JCOND32(j32slt, (int32_t)a_ < (int32_t)b_)
+JCOND32(j32sle, (int32_t)a_ <= (int32_t)b_)
 
 ja : TAKEN();
 
@@ -312,6 +325,8 @@ ja : TAKEN();
 #undef STORE
 #undef STOREU
 #undef JCOND
+#undef JCOND32
+#undef JCOND_T
 #undef TAKEN
 #undef LOADU
 #undef JUMP_AT

@@ -124,6 +124,9 @@ static enum hr_xop jmp_op(const struct hr_vm_prog *vm, uint32_t pc,
 	uint8_t op = HR_OP(insn->code);
 	int j;
 
+	if (HR_CLASS(insn->code) == HR_JMP32 &&
+	    (op == HR_EXIT || op == HR_CALL))
+		return XOP_GENERIC; /* invalid: the reference decides */
 	if (op == HR_EXIT)
 		return XOP_EXIT;
 	if (op == HR_CALL) {
@@ -135,11 +138,12 @@ static enum hr_xop jmp_op(const struct hr_vm_prog *vm, uint32_t pc,
 	if (!in_range(vm, pc, insn->off))
 		return XOP_GENERIC;
 	if (op == HR_JA)
-		return XOP_JA;
+		return HR_CLASS(insn->code) == HR_JMP ? XOP_JA : XOP_GENERIC;
 	j = jmp_index[op >> 4] - 1;
 	if (j < 0)
 		return XOP_GENERIC;
-	return XOP_JEQ_K + 2 * j + (HR_SRC(insn->code) == HR_X);
+	return (HR_CLASS(insn->code) == HR_JMP ? XOP_JEQ_K : XOP_J32EQ_K) +
+	       2 * j + (HR_SRC(insn->code) == HR_X);
 }
 
 static enum hr_xop plain_op(const struct prep *p, uint32_t pc)
@@ -168,9 +172,10 @@ static enum hr_xop plain_op(const struct prep *p, uint32_t pc)
 			return XOP_GENERIC;
 		return XOP_LDDW;
 	case HR_JMP:
+	case HR_JMP32:
 		return jmp_op(vm, pc, insn);
 	}
-	return XOP_GENERIC; /* JMP32 and the invalid */
+	return XOP_GENERIC; /* the invalid */
 }
 
 /* mov64 rD, rS; add64 rD, K: one slot. */
