@@ -96,10 +96,48 @@
  *    frame (so hr_run_mem() accepts it): key < max_entries ? base +
  *    key * slot : NULL, with base and slot asked of the map once.
  *  - bpf_xdp_metadata_rx_hash / _rx_timestamp / _rx_vlan_tag with their
- *    out pointers proven in this frame: the kfunc's own steps inline
- *    (-EOPNOTSUPP without priv, buff, rxq, ops or that op), the device's
- *    op called directly into scratch, the values copied out only on 0.
+ *    out pointers proven this frame's r10 + c, the slots in the frame
+ *    (so hr_run_mem() accepts them, as the kfunc's first step does), r10
+ *    never written: the kfunc's steps (kfuncs_xdp.c) in its order, with
+ *    the slots as constant offsets from rbp, so no BPF register is read.
+ *    Hot, with no call: when run->rx_hints_ok has the hint's bit, the
+ *    kfunc, which answers from run->rx_hints first, finds the bit
+ *    supported and present there (hr_xdp_ctx_hints() sets both fields
+ *    from the same struct hr_rx_hints, which does not change during the
+ *    run; hr_run_init() clears both) and answers 0 with the values: so
+ *    they are moved straight from rx_hints to the slots (first value,
+ *    then second, as one move when both sides are adjacent: the same
+ *    bytes) and eax = 0. Cold, the rest of the kfunc: rx_hints not NULL:
+ *    -EOPNOTSUPP without the supported bit, -ENODATA without the present
+ *    bit, else the values and 0; NULL: -EOPNOTSUPP without priv, buff,
+ *    rxq, ops or that op, else the device's op called directly into
+ *    scratch and the values copied out only on 0.
+ *  - bpf_xdp_adjust_meta (the helper's C is only
+ *    hr_xdp_adjust_meta(run->priv's buff, (int)r2) and, on 0,
+ *    hr_xdp_ctx_sync()): when run->priv and its buff are set, each step
+ *    inline on the same values: data_meta > data (unsigned): -ENOTSUPP;
+ *    meta = data_meta + (int)r2 (64-bit signed, r2 an immediate when the
+ *    analysis knows it) below data_hard_start + 40 or above data:
+ *    -EINVAL; data - meta not a multiple of 4 or above 252: -EACCES;
+ *    else xdp->data_meta = meta and what hr_xdp_ctx_sync() stores: the
+ *    context's data, data_end and data_meta (32 bits), run->pkt_lo = meta
+ *    (supported, as meta <= data) and pkt_hi = data_end; rax = 0. Only
+ *    rax and scratch registers change, and the helper never aborts,
+ *    unwinds or tail-calls, so the after-call tests have nothing to see;
+ *    without priv or buff the C helper is called (r2 set first when it
+ *    was known). The bounds analysis forgets packet pointers and proofs
+ *    after it, as after any call that may move the packet.
  *  Elsewhere these calls go to the C functions as every other call does.
+ *
+ * Dead results (live_regs()): in a program without bpf-to-bpf calls, a
+ * valid ALU instruction or ld_imm64 whose destination no path reads
+ * before writing it is not emitted. They touch no memory and cannot
+ * abort; registers are no part of a run's result except r0 at an exit
+ * (an exit reads r0, a call that may be bpf_tail_call or a callx every
+ * register, a helper call r1..r5, so liveness keeps what those see).
+ * Inlined calls read only what their code uses: the hint kfuncs nothing,
+ * bpf_xdp_adjust_meta r2 unless it is a known constant. With local calls
+ * a callee's r1..r5 reach its caller, so nothing is skipped.
  *
  * Tail calls and callbacks (see jit_can_compile() and jit_follow_tail()):
  * after a call that may be bpf_tail_call (helper 12, callx) the code tests
@@ -109,7 +147,8 @@
  * are 0, r10 is the stack top), else resumes the interpreter with those
  * registers. Only at depth 0: bpf_tail_call in a program with bpf-to-bpf
  * calls is refused. Callbacks run under the interpreter
- * (run->callback = hr_interp_callback, set by the prologue).
+ * (run->callback = hr_interp_callback, set by the prologue when some
+ * call may run one: any but the inlined XDP calls above).
  *
  * Baked in at compile time: vm->calls[] (helper and kfunc pointers) and
  * vm->abort_ret; callx goes through vm->helper_by_id at run time. A
@@ -183,6 +222,8 @@ enum {
 #define OFF_PC ((int32_t)offsetof(struct hr_run, pc))
 #define OFF_CTX ((int32_t)offsetof(struct hr_run, ctx))
 #define OFF_PRIV ((int32_t)offsetof(struct hr_run, priv))
+#define OFF_RX_HINTS ((int32_t)offsetof(struct hr_run, rx_hints))
+#define OFF_RX_HINTS_OK ((int32_t)offsetof(struct hr_run, rx_hints_ok))
 #define OFF_TAIL_CALL ((int32_t)offsetof(struct hr_run, tail_call))
 #define OFF_TAIL_REGS ((int32_t)offsetof(struct hr_run, tail_regs))
 #define OFF_CALLBACK ((int32_t)offsetof(struct hr_run, callback))
@@ -235,12 +276,17 @@ struct jit {
 	uint32_t nsites, capsites;
 	bool final_pass;
 	struct jb_facts facts; /* the bounds analysis (jit_x86_bounds.c) */
+	/* Per pc, the BPF registers some path from it may read before
+	 * writing (liveness, live_regs()); NULL: unknown (all). */
+	uint16_t *live;
+	bool dce; /* no bpf-to-bpf calls: dead ALU results may be skipped */
 	/* The plan (plan()): what the program needs from the prologue. */
 	bool need_run; /* RUN (r12) holds the run */
 	bool need_fp; /* RBP holds r10 */
 	bool local_calls; /* some bpf-to-bpf call: exits check the depth */
 	bool ctx_guard; /* the entry checks r1 == run->ctx */
 	bool calls_out; /* some helper, kfunc or callx call */
+	bool calls_cb; /* ... that may run a callback (run->callback) */
 	/* Tail calls are followed: no bpf-to-bpf calls (so always depth 0)
 	 * and some call that may be bpf_tail_call. */
 	bool tail;
@@ -1267,58 +1313,171 @@ static bool inline_array_lookup(struct jit *j, uint32_t pc)
 	return true;
 }
 
-/*
- * The RX metadata kfuncs (kfuncs_xdp.c) with their out pointers on this
- * frame's stack, so that hr_run_mem() accepts them: the kfunc's body
- * inline (run->priv's xdp_buff, its rxq's meta_ops, -EOPNOTSUPP where one
- * is missing), then the device's op called directly into a scratch slot
- * and the values copied out only when it returns 0, as the kfunc does.
- */
-static bool inline_hint(struct jit *j, uint32_t pc)
+/* A cold stub: rax = @v (a helper's negative int as its u64), then back
+ * to @done. Returns its label. For hot code (it is emitted where the cold
+ * section is now). */
+static uint32_t ret_stub(struct jit *j, int32_t v, uint32_t done)
 {
-	hr_helper_fn fn = j->vm->calls[pc];
-	int32_t o2, o3 = 0;
-	int len2, len3, opoff;
-	uint32_t eop, done, skip;
+	int saved = j->cur;
+	uint32_t l = new_label(j);
 
-	if (fn == hr_kfunc_xdp_metadata_rx_timestamp.fn) {
-		len2 = 8;
-		len3 = 0;
-		opoff = offsetof(struct hr_xdp_metadata_ops, rx_timestamp);
+	j->cur = 1;
+	bind(j, l);
+	mov_ri(j, RAX, (uint64_t)(int64_t)v);
+	jmp_to(j, done);
+	j->cur = saved;
+	return l;
+}
+
+/* @dst = [@base + @off], then to @l when that is NULL. */
+static void load_or_null(struct jit *j, int dst, int base, int32_t off,
+			 uint32_t l)
+{
+	op_rm(j, true, false, 0x8b, 1, dst, base, off);
+	op_rr(j, true, false, 0x85, 1, dst, dst);
+	jcc_to(j, CC_E, l);
+}
+
+/* mov [rbp + @dst], @len bytes of [@base + @src] (through TMP). */
+static void copy_out(struct jit *j, int base, int32_t src, int32_t dst, int len)
+{
+	switch (len) {
+	case 8:
+		op_rm(j, true, false, 0x8b, 1, TMP, base, src);
+		op_rm(j, true, false, 0x89, 1, TMP, RBP, dst);
+		return;
+	case 4:
+		op_rm(j, false, false, 0x8b, 1, TMP, base, src);
+		op_rm(j, false, false, 0x89, 1, TMP, RBP, dst);
+		return;
+	default:
+		op_rm(j, false, false, 0x0fb7, 2, TMP, base, src); /* movzx */
+		emit1(j, 0x66);
+		op_rm(j, false, false, 0x89, 1, TMP, RBP, dst);
+		return;
+	}
+}
+
+/* A hint kfunc's one or two values, first then second as the kfunc
+ * writes them; as one move when both sides are adjacent in that order
+ * (the same bytes end up in the same places). */
+static void copy_vals(struct jit *j, int base, int32_t src2, int32_t o2,
+		      int32_t src3, int32_t o3, int len)
+{
+	if (src3 == src2 + len && o3 == o2 + len && len < 8) {
+		copy_out(j, base, src2, o2, 2 * len);
+		return;
+	}
+	copy_out(j, base, src2, o2, len);
+	if (src3 >= 0)
+		copy_out(j, base, src3, o3, len);
+}
+
+/* What a hint kfunc call reads and writes, when it is one. */
+struct hint_call {
+	int len; /* bytes of each value */
+	bool two; /* a second value (r3) */
+	int32_t opoff; /* its op in struct hr_xdp_metadata_ops */
+	unsigned int bit; /* HR_RX_HINT_* */
+	int32_t src2, src3; /* the values in struct hr_rx_hints */
+	int32_t o2, o3; /* the out slots: r10 + o */
+};
+
+/* Whether the call at @pc is a hint kfunc the JIT inlines: out pointers
+ * proven in this frame, through an r10 nothing writes. */
+static bool hint_call(const struct jit *j, uint32_t pc, struct hint_call *h)
+{
+	hr_helper_fn fn = j->vm->calls ? j->vm->calls[pc] : NULL;
+
+	memset(h, 0, sizeof(*h));
+	h->src3 = -1;
+	if (!fn) {
+		return false;
+	} else if (fn == hr_kfunc_xdp_metadata_rx_timestamp.fn) {
+		h->len = 8;
+		h->opoff = offsetof(struct hr_xdp_metadata_ops, rx_timestamp);
+		h->bit = HR_RX_HINT_TIMESTAMP;
+		h->src2 = offsetof(struct hr_rx_hints, timestamp);
 	} else if (fn == hr_kfunc_xdp_metadata_rx_hash.fn) {
-		len2 = len3 = 4;
-		opoff = offsetof(struct hr_xdp_metadata_ops, rx_hash);
+		h->len = 4;
+		h->opoff = offsetof(struct hr_xdp_metadata_ops, rx_hash);
+		h->bit = HR_RX_HINT_HASH;
+		h->src2 = offsetof(struct hr_rx_hints, hash);
+		h->src3 = offsetof(struct hr_rx_hints, hash_type);
 	} else if (fn == hr_kfunc_xdp_metadata_rx_vlan_tag.fn) {
-		len2 = len3 = 2;
-		opoff = offsetof(struct hr_xdp_metadata_ops, rx_vlan_tag);
+		h->len = 2;
+		h->opoff = offsetof(struct hr_xdp_metadata_ops, rx_vlan_tag);
+		h->bit = HR_RX_HINT_VLAN;
+		h->src2 = offsetof(struct hr_rx_hints, vlan_proto);
+		h->src3 = offsetof(struct hr_rx_hints, vlan_tci);
 	} else {
 		return false;
 	}
-	if (!j->fp_fixed || !jb_fp_arg(&j->facts, pc, 2, len2, &o2) ||
-	    (len3 && !jb_fp_arg(&j->facts, pc, 3, len3, &o3)))
+	h->two = h->src3 >= 0;
+	return j->fp_fixed && jb_fp_arg(&j->facts, pc, 2, h->len, &h->o2) &&
+	       (!h->two || jb_fp_arg(&j->facts, pc, 3, h->len, &h->o3));
+}
+
+/*
+ * The RX metadata kfuncs (kfuncs_xdp.c) with their out pointers on this
+ * frame's stack, so that hr_run_mem() accepts them; no BPF register is
+ * read (the slots are known). Hot path: run->rx_hints_ok has the hint's
+ * bit, so run->rx_hints has it present and supported (hr_xdp_ctx_hints
+ * sets both from the same hints, which do not change during the run):
+ * the kfunc's first branch gives 0 and the values, moved straight to the
+ * slots. Cold path, the kfunc's steps in its order: run->rx_hints not
+ * NULL: -EOPNOTSUPP without the supported bit, -ENODATA without the
+ * present bit, else the values and 0 (hr_rx_hint_get()); NULL: run->priv's
+ * xdp_buff, its rxq's meta_ops (-EOPNOTSUPP where one is missing), the
+ * device's op called directly into a scratch slot and the values copied
+ * out only when it returns 0.
+ */
+static bool inline_hint(struct jit *j, uint32_t pc)
+{
+	struct hint_call h;
+	uint32_t eop, done, skip, cold, ops, nodata;
+
+	if (!hint_call(j, pc, &h))
 		return false;
-	eop = new_label(j);
 	done = new_label(j);
+	cold = new_label(j);
+	op_rm(j, false, false, 0xf6, 1, 0, RUN, OFF_RX_HINTS_OK); /* test */
+	emit1(j, (uint8_t)h.bit);
+	jcc_to(j, CC_E, cold);
+	op_rm(j, true, false, 0x8b, 1, ADDR, RUN, OFF_RX_HINTS);
+	copy_vals(j, ADDR, h.src2, h.o2, h.src3, h.o3, h.len);
+	op_rr(j, false, false, 0x31, 1, RAX, RAX);
+	bind(j, done);
+
+	j->cur = 1;
+	bind(j, cold);
+	ops = new_label(j);
+	eop = new_label(j);
 	skip = new_label(j);
+	nodata = new_label(j);
+	load_or_null(j, ADDR, RUN, OFF_RX_HINTS, ops); /* r11 = rx_hints */
+	op_rm(j, false, false, 0xf6, 1, 0, ADDR,
+	      offsetof(struct hr_rx_hints, supported)); /* test byte */
+	emit1(j, (uint8_t)h.bit);
+	jcc_to(j, CC_E, eop);
+	op_rm(j, false, false, 0xf6, 1, 0, ADDR,
+	      offsetof(struct hr_rx_hints, present));
+	emit1(j, (uint8_t)h.bit);
+	jcc_to(j, CC_E, nodata);
+	copy_vals(j, ADDR, h.src2, h.o2, h.src3, h.o3, h.len);
+	op_rr(j, false, false, 0x31, 1, RAX, RAX);
+	jmp_to(j, done);
+	bind(j, nodata);
+	mov_ri(j, RAX, (uint64_t)(int64_t)-ENODATA);
+	jmp_to(j, done);
+
 	/* r11 = ((struct hr_xdp_ctx *)run->priv)->xdp, r10 = the op. */
-	op_rm(j, true, false, 0x8b, 1, TMP, RUN, OFF_PRIV);
-	op_rr(j, true, false, 0x85, 1, TMP, TMP);
-	jcc_to(j, CC_E, eop);
-	op_rm(j, true, false, 0x8b, 1, ADDR, TMP,
-	      offsetof(struct hr_xdp_ctx, xdp));
-	op_rr(j, true, false, 0x85, 1, ADDR, ADDR);
-	jcc_to(j, CC_E, eop);
-	op_rm(j, true, false, 0x8b, 1, TMP, ADDR,
-	      offsetof(struct hr_xdp_buff, rxq));
-	op_rr(j, true, false, 0x85, 1, TMP, TMP);
-	jcc_to(j, CC_E, eop);
-	op_rm(j, true, false, 0x8b, 1, TMP, TMP,
-	      offsetof(struct hr_rxq_info, meta_ops));
-	op_rr(j, true, false, 0x85, 1, TMP, TMP);
-	jcc_to(j, CC_E, eop);
-	op_rm(j, true, false, 0x8b, 1, TMP, TMP, opoff);
-	op_rr(j, true, false, 0x85, 1, TMP, TMP);
-	jcc_to(j, CC_E, eop);
+	bind(j, ops);
+	load_or_null(j, TMP, RUN, OFF_PRIV, eop);
+	load_or_null(j, ADDR, TMP, offsetof(struct hr_xdp_ctx, xdp), eop);
+	load_or_null(j, TMP, ADDR, offsetof(struct hr_xdp_buff, rxq), eop);
+	load_or_null(j, TMP, TMP, offsetof(struct hr_rxq_info, meta_ops), eop);
+	load_or_null(j, TMP, TMP, h.opoff, eop);
 	/* op(xdp, rsp + 0, rsp + 4): the slot below the saved args. */
 	save_args(j);
 	mov_rr(j, true, RDI, ADDR);
@@ -1328,25 +1487,111 @@ static bool inline_hint(struct jit *j, uint32_t pc)
 	op_rr(j, true, false, 0x63, 1, RAX, RAX); /* movsxd rax, eax */
 	op_rr(j, false, false, 0x85, 1, RAX, RAX);
 	jcc_to(j, CC_NE, skip);
-	if (len2 == 8) {
-		op_rm(j, true, false, 0x8b, 1, TMP, RSP, 0);
-		op_rm(j, true, false, 0x89, 1, TMP, RBP, o2);
-	} else {
-		op_rm(j, false, false, 0x8b, 1, TMP, RSP, 0);
-		if (len2 == 2)
-			emit1(j, 0x66);
-		op_rm(j, false, false, 0x89, 1, TMP, RBP, o2);
-		op_rm(j, false, false, 0x8b, 1, TMP, RSP, len2 == 2 ? 4 : 4);
-		if (len3 == 2)
-			emit1(j, 0x66);
-		op_rm(j, false, false, 0x89, 1, TMP, RBP, o3);
-	}
+	copy_vals(j, RSP, 0, h.o2, h.two ? 4 : -1, h.o3, h.len);
 	bind(j, skip);
 	restore_args(j);
 	jmp_to(j, done);
 	bind(j, eop);
 	mov_ri(j, RAX, (uint64_t)(int64_t)-EOPNOTSUPP);
+	jmp_to(j, done);
+	j->cur = 0;
+	return true;
+}
+
+/* The value r2 holds at @pc when the analysis knows it is a constant. */
+static bool const_r2(const struct jit *j, uint32_t pc, uint64_t *v)
+{
+	const struct jb_reg *r = jb_reg_at(&j->facts, pc, 2);
+
+	if (!r || r->t != JB_SCALAR || r->a != r->b)
+		return false;
+	*v = r->a;
+	return true;
+}
+
+/*
+ * bpf_xdp_adjust_meta (helpers_xdp.c, hr_xdp_adjust_meta() in
+ * core/xdp.c), its every step inline when run->priv and its xdp_buff are
+ * set (else the C call): data_meta > data (no metadata support):
+ * -ENOTSUPP; meta = data_meta + (int)r2 below data_hard_start + 40 or
+ * above data (signed 64-bit, as the C): -EINVAL; data - meta not a
+ * multiple of 4 or above 252: -EACCES; else xdp->data_meta = meta and
+ * what hr_xdp_ctx_sync() then sets: the context's data, data_end and
+ * data_meta, run->pkt_lo = meta (now <= data) and pkt_hi = data_end; 0.
+ * Only rax and the scratch registers change; the helper never aborts or
+ * unwinds, so the after-call tests have nothing to see.
+ */
+static bool inline_adjust_meta(struct jit *j, uint32_t pc)
+{
+	uint32_t call, done;
+	int32_t md = (int32_t)offsetof(struct hr_xdp_ctx, md);
+	uint64_t r2 = 0;
+	bool k;
+
+	if (j->vm->calls[pc] != hr_helper_xdp_adjust_meta.fn)
+		return false;
+	k = const_r2(j, pc, &r2);
+	call = new_label(j);
+	done = new_label(j);
+	/* r9 = the context (run->priv), r11 = its xdp_buff. */
+	load_or_null(j, TMP2, RUN, OFF_PRIV, call);
+	load_or_null(j, ADDR, TMP2, offsetof(struct hr_xdp_ctx, xdp), call);
+	/* data_meta > data: unsupported. */
+	op_rm(j, true, false, 0x8b, 1, RAX, ADDR,
+	      offsetof(struct hr_xdp_buff, data_meta));
+	op_rm(j, true, false, 0x8b, 1, TMP, ADDR,
+	      offsetof(struct hr_xdp_buff, data));
+	op_rr(j, true, false, 0x39, 1, TMP, RAX); /* cmp rax, r10 */
+	jcc_to(j, CC_A, ret_stub(j, -HR_ENOTSUPP, done));
+	/* rax = meta; meta < data_hard_start + 40 or > data: -EINVAL. */
+	if (k) {
+		alu_ri(j, true, 0, RAX, (int32_t)(uint32_t)r2);
+	} else {
+		op_rr(j, true, false, 0x63, 1, TMP, bpf2x[2]); /* movsxd */
+		op_rr(j, true, false, 0x01, 1, TMP, RAX);
+	}
+	op_rm(j, true, false, 0x8b, 1, TMP, ADDR,
+	      offsetof(struct hr_xdp_buff, data_hard_start));
+	alu_ri(j, true, 0, TMP, (int32_t)sizeof(struct hr_xdp_frame));
+	op_rr(j, true, false, 0x39, 1, TMP, RAX);
+	jcc_to(j, CC_L, ret_stub(j, -EINVAL, done));
+	op_rm(j, true, false, 0x8b, 1, TMP, ADDR,
+	      offsetof(struct hr_xdp_buff, data));
+	op_rr(j, true, false, 0x39, 1, TMP, RAX);
+	jcc_to(j, CC_G, ret_stub(j, -EINVAL, done));
+	/* r10 = data - meta >= 0: & 3 or > 252: -EACCES. */
+	op_rr(j, true, false, 0x29, 1, RAX, TMP);
+	op_rr(j, false, true, 0xf6, 1, 0, TMP); /* test r10b, 3 */
+	emit1(j, 3);
+	jcc_to(j, CC_NE, ret_stub(j, -EACCES, done));
+	alu_ri(j, true, 7, TMP, HR_XDP_META_MAX);
+	jcc_to(j, CC_A, ret_stub(j, -EACCES, done));
+	/* The new data_meta, then hr_xdp_ctx_sync(). */
+	op_rm(j, true, false, 0x89, 1, RAX, ADDR,
+	      offsetof(struct hr_xdp_buff, data_meta));
+	op_rm(j, true, false, 0x8b, 1, TMP, ADDR,
+	      offsetof(struct hr_xdp_buff, data));
+	op_rm(j, false, false, 0x89, 1, TMP, TMP2,
+	      md + (int32_t)offsetof(struct xdp_md, data));
+	op_rm(j, true, false, 0x8b, 1, TMP, ADDR,
+	      offsetof(struct hr_xdp_buff, data_end));
+	op_rm(j, false, false, 0x89, 1, TMP, TMP2,
+	      md + (int32_t)offsetof(struct xdp_md, data_end));
+	op_rm(j, true, false, 0x89, 1, TMP, RUN, OFF_PKT_HI);
+	op_rm(j, false, false, 0x89, 1, RAX, TMP2,
+	      md + (int32_t)offsetof(struct xdp_md, data_meta));
+	op_rm(j, true, false, 0x89, 1, RAX, RUN, OFF_PKT_LO);
+	op_rr(j, false, false, 0x31, 1, RAX, RAX);
 	bind(j, done);
+
+	j->cur = 1;
+	bind(j, call);
+	/* r2 may not have been computed (call_reads): it is the constant. */
+	if (k)
+		mov_ri(j, bpf2x[2], r2);
+	emit_helper(j, pc, j->vm->calls[pc]);
+	jmp_to(j, done);
+	j->cur = 0;
 	return true;
 }
 
@@ -1370,7 +1615,8 @@ static void emit_call(struct jit *j, uint32_t pc, const struct hr_insn *insn)
 		jmp_to(j, abort_stub(j, pc, HR_ABORT_UNKNOWN_CALL, false, pc));
 		return;
 	}
-	if (inline_array_lookup(j, pc) || inline_hint(j, pc))
+	if (inline_array_lookup(j, pc) || inline_hint(j, pc) ||
+	    inline_adjust_meta(j, pc))
 		return;
 	emit_helper(j, pc, fn);
 }
@@ -1523,6 +1769,9 @@ static void emit_insn(struct jit *j, uint32_t pc)
 	}
 }
 
+static bool dead_alu(const struct jit *j, uint32_t pc);
+static bool dead_lddw(const struct jit *j, uint32_t pc);
+
 /* Prologue, epilogue and the shared out-of-line routines. */
 
 /* The interpreter, for an entry whose r1 is not run->ctx when the code
@@ -1556,7 +1805,7 @@ static void emit_prologue(struct jit *j)
 	}
 	if (j->need_fp)
 		lea(j, RBP, RDX, OFF_STACK_HI);
-	if (j->calls_out) {
+	if (j->calls_cb) {
 		/* Callbacks (bpf_loop ...) run under the interpreter. */
 		mov_ri(j, TMP, (uintptr_t)hr_interp_callback);
 		op_rm(j, true, false, 0x89, 1, TMP, RUN, OFF_CALLBACK);
@@ -1794,20 +2043,46 @@ static int successors(const struct hr_vm_prog *vm, uint32_t pc, uint32_t *s)
 }
 
 /*
- * The registers some run may read before writing them (backward
- * liveness from pc 0). A call to a local function counts as reading every
- * register (its body sees them); a helper writes only r0 (both engines
- * keep r1..r5 across it).
+ * The BPF registers the call at @pc reads: r1..r5 for a C call, but
+ * nothing for an inlined hint kfunc (its slots are known at compile time
+ * and its cold path passes no BPF register) and only r2 for
+ * bpf_xdp_adjust_meta (inline, or its C helper, which reads only r2),
+ * nothing when r2 is a known constant (the code then uses the value).
  */
-static uint16_t live_at_entry(const struct hr_vm_prog *vm)
+static uint16_t call_reads(const struct jit *j, uint32_t pc)
 {
+	const struct hr_insn *insn = &j->vm->insns[pc];
+	uint16_t r = insn_reads(insn);
+	struct hint_call h;
+	uint64_t v;
+
+	if (r != 0x3e) /* callx, bpf_tail_call */
+		return r;
+	if (hint_call(j, pc, &h))
+		return 0;
+	if (j->vm->calls && j->vm->calls[pc] == hr_helper_xdp_adjust_meta.fn)
+		return const_r2(j, pc, &v) ? 0 : 1u << 2;
+	return r;
+}
+
+/*
+ * Backward liveness into j->live: the registers some run may read, from
+ * each pc, before writing them. A call to a local function counts as
+ * reading every register (its body sees them); a helper writes only r0
+ * (both engines keep r1..r5 across it). Leaves j->live NULL without
+ * memory (then everything is live).
+ */
+static void live_regs(struct jit *j)
+{
+	const struct hr_vm_prog *vm = j->vm;
 	uint16_t *live = calloc(vm->cnt + 1, sizeof(*live)), in, out, r;
 	uint32_t pc, s[2];
-	bool changed = true;
+	bool changed = true, local = false;
 	int i, n;
 
+	j->live = live;
 	if (!live)
-		return 0x7ff;
+		return;
 	while (changed) {
 		changed = false;
 		for (pc = vm->cnt; pc-- > 0;) {
@@ -1823,10 +2098,14 @@ static uint16_t live_at_entry(const struct hr_vm_prog *vm)
 			r = insn_reads(insn);
 			if ((cls == HR_JMP || cls == HR_JMP32) &&
 			    HR_OP(insn->code) == HR_CALL) {
-				if (insn->src == HR_CALL_LOCAL)
+				if (insn->src == HR_CALL_LOCAL) {
 					r = 0x7ff;
-				else
+					local = true;
+				} else {
+					r = cls == HR_JMP ? call_reads(j, pc) :
+							    r;
 					kill = 1u;
+				}
 			} else if (cls == HR_ALU || cls == HR_ALU64 ||
 				   cls == HR_LDX || cls == HR_LD) {
 				kill = insn_writes(insn);
@@ -1838,9 +2117,68 @@ static uint16_t live_at_entry(const struct hr_vm_prog *vm)
 			}
 		}
 	}
-	in = live[0];
-	free(live);
-	return in;
+	/* A function's exit hands r1..r5 back to its caller, which may
+	 * read them: with local calls, keep every result. */
+	j->dce = !local;
+}
+
+/* The registers some run may read after @pc (before writing them). */
+static uint16_t live_out(const struct jit *j, uint32_t pc)
+{
+	uint32_t s[2];
+	uint16_t out = 0;
+	int i, n;
+
+	if (!j->live)
+		return 0x7ff;
+	n = successors(j->vm, pc, s);
+	for (i = 0; i < n; i++)
+		if (s[i] < j->vm->cnt)
+			out |= j->live[s[i]];
+	return out;
+}
+
+/*
+ * Whether the instruction at @pc only computes a register no run reads
+ * afterwards: a valid ALU operation (none aborts, none touches memory)
+ * whose destination is dead. Skipping it changes nothing any run can
+ * see: registers are not part of a run's result, only r0 at the exit,
+ * which liveness counts.
+ */
+static bool dead_alu(const struct jit *j, uint32_t pc)
+{
+	const struct hr_insn *insn = &j->vm->insns[pc];
+	uint8_t cls = HR_CLASS(insn->code);
+
+	if (!j->dce || !j->live || (cls != HR_ALU && cls != HR_ALU64) ||
+	    HR_OP(insn->code) > HR_END || insn->dst >= 10)
+		return false;
+	return !(live_out(j, pc) & (1u << insn->dst));
+}
+
+/* The same for an ld_imm64 (a constant, a map or a function address)
+ * whose second slot follows it. */
+static bool dead_lddw(const struct jit *j, uint32_t pc)
+{
+	const struct hr_insn *insn = &j->vm->insns[pc];
+
+	if (!j->dce || !j->live || insn->code != HR_OPC_LDDW ||
+	    pc + 1 >= j->vm->cnt || insn->dst >= 10)
+		return false;
+	return !(live_out(j, pc) & (1u << insn->dst));
+}
+
+/* Whether the call at @pc never runs a callback: the hint kfuncs and
+ * bpf_xdp_adjust_meta (inline, or their C functions, which do not). */
+static bool no_callback(const struct jit *j, uint32_t pc)
+{
+	hr_helper_fn fn = j->vm->calls ? j->vm->calls[pc] : NULL;
+
+	return HR_SRC(j->vm->insns[pc].code) == HR_K && fn &&
+	       (fn == hr_kfunc_xdp_metadata_rx_timestamp.fn ||
+		fn == hr_kfunc_xdp_metadata_rx_hash.fn ||
+		fn == hr_kfunc_xdp_metadata_rx_vlan_tag.fn ||
+		fn == hr_helper_xdp_adjust_meta.fn);
 }
 
 /*
@@ -1908,6 +2246,8 @@ static void plan(struct jit *j)
 				j->local_calls = j->need_fp = true;
 			else
 				j->calls_out = true;
+			if (cls != HR_JMP || insn->src != HR_CALL_LOCAL)
+				j->calls_cb |= !no_callback(j, pc);
 			if (insn_reads(insn) == 0x7ff)
 				tail_site = true;
 			continue;
@@ -1937,7 +2277,7 @@ static void plan(struct jit *j)
 	if (used & (1u << 10))
 		j->need_fp = true;
 	/* r0, r3..r9 that some instruction names and may read first. */
-	j->zero = live_at_entry(vm) & used & 0x3f9;
+	j->zero = (j->live ? j->live[0] : 0x7ff) & used & 0x3f9;
 	if (used & (1u << 6))
 		j->saved |= 1u << RBX;
 	if (used & (1u << 7))
@@ -1983,11 +2323,16 @@ static int emit_program(struct jit *j)
 		    in->code == (HR_ALU64 | HR_MOV | HR_X) && !in->off &&
 		    in[1].code == (HR_ALU64 | HR_ADD | HR_K) &&
 		    in[1].dst == in->dst && !j->target[pc + 1]) {
-			lea(j, bpf2x[in->dst], bpf2x[in->src], in[1].imm);
+			if (!dead_alu(j, pc + 1))
+				lea(j, bpf2x[in->dst], bpf2x[in->src],
+				    in[1].imm);
 			bind(j, ++pc);
 			continue;
 		}
-		emit_insn(j, pc);
+		if (dead_alu(j, pc))
+			continue;
+		if (!dead_lddw(j, pc))
+			emit_insn(j, pc);
 		if (!hr_insn_is_lddw(&vm->insns[pc]) || pc + 1 >= vm->cnt)
 			continue;
 		/* The second slot runs only when jumped into, as its own
@@ -2035,7 +2380,7 @@ static int mark_short(struct jit *j)
 	j->cur = 0;
 	j->nlabels = j->nfix = j->nsites = 0;
 	j->need_run = j->need_fp = j->local_calls = j->ctx_guard = false;
-	j->calls_out = j->tail = false;
+	j->calls_out = j->calls_cb = j->tail = false;
 	j->saved = j->zero = 0;
 	j->pad = 0;
 	j->final_pass = true;
@@ -2093,6 +2438,7 @@ static void jit_release(struct jit *j)
 	free(j->fix);
 	free(j->target);
 	free(j->short_ok);
+	free(j->live);
 	jb_free(&j->facts);
 }
 
@@ -2149,6 +2495,7 @@ int hr_jit_compile(struct hr_vm_prog *vm)
 	ret = find_targets(&j);
 	if (!ret) {
 		jb_analyze(vm, j.fp_fixed, &j.facts);
+		live_regs(&j);
 		ret = emit_program(&j);
 	}
 	/* Three passes: each may shorten more jumps than the last. */

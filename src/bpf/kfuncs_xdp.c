@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The XDP RX metadata kfuncs (net/core/xdp.c): each asks the receiving
- * device's metadata ops. Without a device or without that hint the answer
- * is -EOPNOTSUPP, as the kernel's default kfunc bodies give to programs
- * that are not bound to a device; -ENODATA when this packet has none.
+ * The XDP RX metadata kfuncs (net/core/xdp.c): each reads the packet's
+ * hints in the standard layout when the run has them (run->rx_hints, see
+ * struct hr_rx_hints), else asks the receiving device's metadata ops.
+ * Without a device or without that hint the answer is -EOPNOTSUPP, as the
+ * kernel's default kfunc bodies give to programs that are not bound to a
+ * device; -ENODATA when this packet has none. Values are written only
+ * with 0. The JIT inlines all of this (jit_x86.c, inline_hint).
  */
 #include <errno.h>
 
@@ -30,6 +33,13 @@ static uint64_t rx_timestamp(uint64_t ctx, uint64_t ts_ptr, uint64_t r3,
 	ts = hr_run_mem(run, ts_ptr, sizeof(*ts), true);
 	if (!ts)
 		return 0;
+	if (run->rx_hints) {
+		ret = hr_rx_hint_get(run->rx_hints, HR_RX_HINT_TIMESTAMP);
+		if (!ret)
+			__builtin_memcpy(ts, &run->rx_hints->timestamp,
+					 sizeof(*ts));
+		return (uint64_t)(int64_t)ret;
+	}
 	if (!ops || !ops->rx_timestamp)
 		return (uint64_t)-EOPNOTSUPP;
 	ret = ops->rx_timestamp(c->xdp, &v);
@@ -52,6 +62,16 @@ static uint64_t rx_hash(uint64_t ctx, uint64_t hash_ptr, uint64_t type_ptr,
 	type = hr_run_mem(run, type_ptr, sizeof(*type), true);
 	if (!type)
 		return 0;
+	if (run->rx_hints) {
+		ret = hr_rx_hint_get(run->rx_hints, HR_RX_HINT_HASH);
+		if (!ret) {
+			__builtin_memcpy(hash, &run->rx_hints->hash,
+					 sizeof(*hash));
+			__builtin_memcpy(type, &run->rx_hints->hash_type,
+					 sizeof(*type));
+		}
+		return (uint64_t)(int64_t)ret;
+	}
 	if (!ops || !ops->rx_hash)
 		return (uint64_t)-EOPNOTSUPP;
 	ret = ops->rx_hash(c->xdp, &h, &t);
@@ -76,6 +96,16 @@ static uint64_t rx_vlan_tag(uint64_t ctx, uint64_t proto_ptr, uint64_t tci_ptr,
 	tci = hr_run_mem(run, tci_ptr, sizeof(*tci), true);
 	if (!tci)
 		return 0;
+	if (run->rx_hints) {
+		ret = hr_rx_hint_get(run->rx_hints, HR_RX_HINT_VLAN);
+		if (!ret) {
+			__builtin_memcpy(proto, &run->rx_hints->vlan_proto,
+					 sizeof(*proto));
+			__builtin_memcpy(tci, &run->rx_hints->vlan_tci,
+					 sizeof(*tci));
+		}
+		return (uint64_t)(int64_t)ret;
+	}
 	if (!ops || !ops->rx_vlan_tag)
 		return (uint64_t)-EOPNOTSUPP;
 	ret = ops->rx_vlan_tag(c->xdp, &p, &t);

@@ -12,6 +12,7 @@
 static void xdp_sync(void *priv, struct hr_run *run)
 {
 	hr_xdp_ctx_sync(priv, run);
+	hr_xdp_ctx_hints(priv, run);
 }
 
 /* xdp_convert_md_to_buff: only lo (ifindex 1) exists for test runs. */

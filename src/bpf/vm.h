@@ -19,6 +19,7 @@
 struct hr_run;
 struct hr_prog;
 struct hr_map;
+struct hr_rx_hints;
 struct hr_xcode;
 
 /* Why a run ended early. Keep hr_abort_str() in step. */
@@ -134,6 +135,13 @@ struct hr_run {
 	bool unwind;
 	/* The program type's state (xdp_buff, skb ...), for helpers. */
 	void *priv;
+	/* XDP: the packet's RX hints when its device gives them in the
+	 * standard layout (hr_xdp_std_hints), else NULL; the hint kfuncs
+	 * answer from it first (set per packet by hr_xdp_ctx_hints). */
+	const struct hr_rx_hints *rx_hints;
+	/* The HR_RX_HINT_* that *rx_hints has present and supported (0
+	 * without it), set with it: the JIT's one test for a 0 answer. */
+	uint8_t rx_hints_ok;
 	/* Engine position: current call depth (0 = main) and instruction,
 	 * kept up to date at calls so aborts name the instruction. */
 	unsigned int depth;

@@ -30,6 +30,7 @@ uint32_t hr_xdp_run_prog(struct hr_worker *w, struct hr_prog *prog,
 	run->priv = &c;
 	run->cpu = w->id;
 	hr_xdp_ctx_sync(&c, run);
+	hr_xdp_ctx_hints(&c, run);
 	return (uint32_t)hr_engine_run((enum hr_engine)w->dp->engine, run,
 				       (uint64_t)(uintptr_t)&c.md);
 }

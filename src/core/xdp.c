@@ -114,3 +114,48 @@ void hr_xdp_frame_to_buff(const struct hr_xdp_frame *frame,
 	xdp->frame_sz = frame->frame_sz;
 	xdp->flags = frame->flags;
 }
+
+/* The standard layout's callbacks: the same answers as the kfuncs give
+ * from run->rx_hints (kfuncs_xdp.c), so that both ways agree. */
+static int std_rx_timestamp(const struct hr_xdp_buff *xdp, uint64_t *ts)
+{
+	const struct hr_rx_hints *h = xdp->hints;
+	int ret = h ? hr_rx_hint_get(h, HR_RX_HINT_TIMESTAMP) : -ENODATA;
+
+	if (!ret)
+		*ts = h->timestamp;
+	return ret;
+}
+
+static int std_rx_hash(const struct hr_xdp_buff *xdp, uint32_t *hash,
+		       uint32_t *rss_type)
+{
+	const struct hr_rx_hints *h = xdp->hints;
+	int ret = h ? hr_rx_hint_get(h, HR_RX_HINT_HASH) : -ENODATA;
+
+	if (!ret) {
+		*hash = h->hash;
+		*rss_type = h->hash_type;
+	}
+	return ret;
+}
+
+static int std_rx_vlan_tag(const struct hr_xdp_buff *xdp, uint16_t *proto,
+			   uint16_t *tci)
+{
+	const struct hr_rx_hints *h = xdp->hints;
+	int ret = h ? hr_rx_hint_get(h, HR_RX_HINT_VLAN) : -ENODATA;
+
+	if (!ret) {
+		*proto = h->vlan_proto;
+		*tci = h->vlan_tci;
+	}
+	return ret;
+}
+
+const struct hr_xdp_metadata_ops hr_xdp_std_meta_ops = {
+	.rx_timestamp = std_rx_timestamp,
+	.rx_hash = std_rx_hash,
+	.rx_vlan_tag = std_rx_vlan_tag,
+	.std_hints = true,
+};

@@ -7,6 +7,7 @@
 #ifndef HR_CORE_XDP_H
 #define HR_CORE_XDP_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -24,6 +25,9 @@ struct hr_xdp_buff;
  * RX hints a device can report for the packet in a buff (the kernel's
  * xdp_metadata_ops). Each returns 0, or -ENODATA when this packet has no
  * such hint; a NULL callback means the device has none (-EOPNOTSUPP).
+ * With @std_hints, xdp->hints (when not NULL) is a struct hr_rx_hints and
+ * the callbacks give exactly what hr_rx_hint_get() reads from it (a NULL
+ * xdp->hints: -ENODATA for every hint); hr_xdp_std_meta_ops are those.
  */
 struct hr_xdp_metadata_ops {
 	int (*rx_timestamp)(const struct hr_xdp_buff *xdp, uint64_t *ts);
@@ -31,7 +35,46 @@ struct hr_xdp_metadata_ops {
 		       uint32_t *rss_type);
 	int (*rx_vlan_tag)(const struct hr_xdp_buff *xdp, uint16_t *proto,
 			   uint16_t *tci);
+	bool std_hints;
 };
+
+/*
+ * The standard per-packet RX hint layout, what a device's RX descriptor
+ * says: the values, the hints this packet has (@present) and the ones the
+ * device reports at all (@supported). A kfunc answers -EOPNOTSUPP for a
+ * hint not supported, -ENODATA for one not present, else 0 and the
+ * values. The JIT reads it directly (run->rx_hints), so the layout is
+ * fixed (jit_x86.c uses these offsets).
+ */
+#define HR_RX_HINT_TIMESTAMP (1u << 0)
+#define HR_RX_HINT_HASH (1u << 1)
+#define HR_RX_HINT_VLAN (1u << 2)
+#define HR_RX_HINTS_ALL 7u
+
+struct hr_rx_hints {
+	uint64_t timestamp;
+	uint32_t hash;
+	uint32_t hash_type; /* enum xdp_rss_hash_type */
+	uint16_t vlan_proto; /* network byte order, as the kfunc gives it */
+	uint16_t vlan_tci;
+	uint8_t present; /* HR_RX_HINT_* */
+	uint8_t supported; /* HR_RX_HINT_* */
+};
+
+_Static_assert(sizeof(struct hr_rx_hints) == 24, "struct hr_rx_hints");
+
+/* What a kfunc answers for hint @bit from @h (not NULL). */
+static inline int hr_rx_hint_get(const struct hr_rx_hints *h, unsigned int bit)
+{
+	if (!(h->supported & bit))
+		return -EOPNOTSUPP;
+	if (!(h->present & bit))
+		return -ENODATA;
+	return 0;
+}
+
+/* The callbacks of every device whose hints are in the standard layout. */
+extern const struct hr_xdp_metadata_ops hr_xdp_std_meta_ops;
 
 struct hr_rxq_info {
 	uint32_t ifindex;
@@ -98,6 +141,18 @@ static inline void hr_xdp_init_buff(struct hr_xdp_buff *xdp, uint32_t frame_sz,
 	xdp->rxq = rxq;
 	xdp->flags = 0;
 	xdp->egress_ifindex = 0;
+}
+
+/* The buff's hints when its device gives them in the standard layout,
+ * else NULL (another layout, or no hints). */
+static inline const struct hr_rx_hints *
+hr_xdp_std_hints(const struct hr_xdp_buff *xdp)
+{
+	const struct hr_rxq_info *rxq = xdp->rxq;
+
+	if (!rxq || !rxq->meta_ops || !rxq->meta_ops->std_hints)
+		return NULL;
+	return xdp->hints;
 }
 
 /* Places @data_len bytes at @headroom into @hard_start (xdp_prepare_buff). */

@@ -41,12 +41,11 @@ struct gen_flow {
 	uint32_t rss_type;
 };
 
-/* The RX descriptor of one packet of the current poll batch. */
-struct gen_desc {
-	uint64_t timestamp;
-	uint32_t hash;
-	uint32_t rss_type;
-};
+/* The RX descriptors of the current poll batch are struct hr_rx_hints
+ * (the standard layout, read directly by the kfuncs and the JIT): the
+ * hash, its type and a timestamp for every packet, and an offloaded VLAN
+ * tag when the device strips one (only a stripped tag is reported; an
+ * in-band one is in the data). Constant fields are set at creation. */
 
 struct gen_queue {
 	uint32_t *flows; /* flow indexes hashed to this queue, ascending */
@@ -57,7 +56,7 @@ struct gen_queue {
 	uint64_t start_ns; /* CLOCK_MONOTONIC at the first poll */
 	_Atomic uint64_t sent;
 	atomic_bool done;
-	struct gen_desc desc[HR_NAPI_BUDGET];
+	struct hr_rx_hints desc[HR_NAPI_BUDGET];
 } __attribute__((aligned(64)));
 
 struct gen_priv {
@@ -68,52 +67,6 @@ struct gen_priv {
 	uint32_t nflows;
 	uint8_t payload[HR_GEN_PKT_MAX];
 	struct gen_queue q[HR_DEV_MAX_QUEUES];
-};
-
-static struct gen_priv *gen_priv(const struct hr_xdp_buff *xdp)
-{
-	return ((struct hr_dev *)xdp->rxq->dev)->priv;
-}
-
-static int gen_rx_timestamp(const struct hr_xdp_buff *xdp, uint64_t *ts)
-{
-	const struct gen_desc *d = xdp->hints;
-
-	if (!d)
-		return -ENODATA;
-	*ts = d->timestamp;
-	return 0;
-}
-
-static int gen_rx_hash(const struct hr_xdp_buff *xdp, uint32_t *hash,
-		       uint32_t *rss_type)
-{
-	const struct gen_desc *d = xdp->hints;
-
-	if (!d)
-		return -ENODATA;
-	*hash = d->hash;
-	*rss_type = d->rss_type;
-	return 0;
-}
-
-static int gen_rx_vlan_tag(const struct hr_xdp_buff *xdp, uint16_t *proto,
-			   uint16_t *tci)
-{
-	const struct gen_priv *p = gen_priv(xdp);
-
-	/* Only a stripped tag is reported; an in-band one is in the data. */
-	if (!xdp->hints || !p->o.vlan || !p->o.vlan_offload)
-		return -ENODATA;
-	*proto = htons(0x8100);
-	*tci = p->vlan_tci;
-	return 0;
-}
-
-static const struct hr_xdp_metadata_ops gen_meta_ops = {
-	.rx_timestamp = gen_rx_timestamp,
-	.rx_hash = gen_rx_hash,
-	.rx_vlan_tag = gen_rx_vlan_tag,
 };
 
 static uint64_t clock_ns(clockid_t id)
@@ -194,14 +147,14 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 	ts = clock_ns(CLOCK_REALTIME);
 	for (i = 0; i < n; i++) {
 		const struct gen_flow *f = &p->flows[q->flows[q->next]];
-		struct gen_desc *d = &q->desc[i];
+		struct hr_rx_hints *d = &q->desc[i];
 		struct hr_xdp_buff xdp;
 
 		if (++q->next == q->nflows)
 			q->next = 0;
 		d->timestamp = ts;
 		d->hash = f->hash;
-		d->rss_type = f->rss_type;
+		d->hash_type = f->rss_type;
 		hr_xdp_init_buff(&xdp, HR_FRAME_SIZE, &dev->rxq[napi->queue]);
 		hr_xdp_prepare_buff(&xdp, frames[i], HR_XDP_PACKET_HEADROOM,
 				    p->len, dev->meta_supported);
@@ -527,6 +480,25 @@ static int gen_setup_queues(struct hr_dev *dev, struct gen_priv *p)
 	return 0;
 }
 
+/* What every descriptor has whatever the packet. */
+static void gen_init_desc(struct gen_priv *p)
+{
+	bool tag = p->o.vlan && p->o.vlan_offload;
+	unsigned int q, i;
+
+	for (q = 0; q < HR_DEV_MAX_QUEUES; q++) {
+		for (i = 0; i < HR_NAPI_BUDGET; i++) {
+			struct hr_rx_hints *d = &p->q[q].desc[i];
+
+			d->supported = HR_RX_HINTS_ALL;
+			d->present = HR_RX_HINT_TIMESTAMP | HR_RX_HINT_HASH |
+				     (tag ? HR_RX_HINT_VLAN : 0);
+			d->vlan_proto = tag ? htons(0x8100) : 0;
+			d->vlan_tci = tag ? p->vlan_tci : 0;
+		}
+	}
+}
+
 int hr_dev_gen_create(struct hr_datapath *dp, const char *name,
 		      const struct hr_gen_opts *opts, struct hr_dev **out)
 {
@@ -569,8 +541,9 @@ int hr_dev_gen_create(struct hr_datapath *dp, const char *name,
 		goto fail;
 	if (p->len > HR_ETH_HLEN + dev->mtu)
 		dev->mtu = p->len - HR_ETH_HLEN;
+	gen_init_desc(p);
 	hr_dev_common_setup(dev, !p->o.no_meta,
-			    p->o.no_hints ? NULL : &gen_meta_ops);
+			    p->o.no_hints ? NULL : &hr_xdp_std_meta_ops);
 	err = hr_dev_common_register(dp, dev, p->o.pool_frames);
 	if (err)
 		goto fail;

@@ -24,7 +24,8 @@
 
 struct pcap_priv {
 	struct hr_pcap_pkts pkts;
-	struct hr_hint *hints; /* one per packet, or NULL */
+	/* One per packet of the file, in the standard layout, or NULL. */
+	struct hr_rx_hints *hints;
 	struct hr_pcap_writer *out;
 	uint64_t total; /* packets to replay: pkts.n * loops */
 	uint64_t next; /* written by the polling worker only */
@@ -32,44 +33,10 @@ struct pcap_priv {
 	int read_err;
 };
 
-static int pcap_rx_timestamp(const struct hr_xdp_buff *xdp, uint64_t *ts)
-{
-	const struct hr_hint *h = xdp->hints;
-
-	if (!h || !(h->have & HR_HINT_TIMESTAMP))
-		return -ENODATA;
-	*ts = h->timestamp;
-	return 0;
-}
-
-static int pcap_rx_hash(const struct hr_xdp_buff *xdp, uint32_t *hash,
-			uint32_t *rss_type)
-{
-	const struct hr_hint *h = xdp->hints;
-
-	if (!h || !(h->have & HR_HINT_HASH))
-		return -ENODATA;
-	*hash = h->hash;
-	*rss_type = h->rss_type;
-	return 0;
-}
-
-static int pcap_rx_vlan_tag(const struct hr_xdp_buff *xdp, uint16_t *proto,
-			    uint16_t *tci)
-{
-	const struct hr_hint *h = xdp->hints;
-
-	if (!h || !(h->have & HR_HINT_VLAN))
-		return -ENODATA;
-	*proto = (uint16_t)(h->vlan_proto << 8 | h->vlan_proto >> 8);
-	*tci = h->vlan_tci;
-	return 0;
-}
-
-static const struct hr_xdp_metadata_ops pcap_meta_ops = {
-	.rx_timestamp = pcap_rx_timestamp,
-	.rx_hash = pcap_rx_hash,
-	.rx_vlan_tag = pcap_rx_vlan_tag,
+/* A packet the hints file says nothing of, or every packet without one:
+ * the device reports all three hints, this packet has none (-ENODATA). */
+static const struct hr_rx_hints pcap_no_hints = {
+	.supported = HR_RX_HINTS_ALL,
 };
 
 static int pcap_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
@@ -93,7 +60,8 @@ static int pcap_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 		hr_xdp_init_buff(&xdp, HR_FRAME_SIZE, &dev->rxq[0]);
 		hr_xdp_prepare_buff(&xdp, frames[i], HR_XDP_PACKET_HEADROOM,
 				    len, dev->meta_supported);
-		xdp.hints = p->hints ? &p->hints[p->pkts.fidx[idx]] : NULL;
+		xdp.hints = p->hints ? &p->hints[p->pkts.fidx[idx]] :
+				       &pcap_no_hints;
 		memcpy(xdp.data, p->pkts.data + p->pkts.off[idx], len);
 		hr_xdp_rx(napi, &xdp);
 	}
@@ -153,6 +121,41 @@ int hr_dev_pcap_read_error(struct hr_dev *dev)
 	return ((struct pcap_priv *)dev->priv)->read_err;
 }
 
+/* The hints file, as the standard layout (the VLAN protocol in network
+ * byte order, as the kfunc reports it). */
+static int pcap_load_hints(struct pcap_priv *p, const char *path)
+{
+	struct hr_hint *h;
+	size_t i, n = p->pkts.nfile ? p->pkts.nfile : 1;
+	int err = hr_hints_load(path, p->pkts.nfile, &h);
+
+	if (err)
+		return err;
+	p->hints = calloc(n, sizeof(*p->hints));
+	if (!p->hints) {
+		free(h);
+		return -ENOMEM;
+	}
+	for (i = 0; i < p->pkts.nfile; i++) {
+		struct hr_rx_hints *d = &p->hints[i];
+
+		d->supported = HR_RX_HINTS_ALL;
+		d->present = (h[i].have & HR_HINT_TIMESTAMP ?
+				      HR_RX_HINT_TIMESTAMP :
+				      0) |
+			     (h[i].have & HR_HINT_HASH ? HR_RX_HINT_HASH : 0) |
+			     (h[i].have & HR_HINT_VLAN ? HR_RX_HINT_VLAN : 0);
+		d->timestamp = h[i].timestamp;
+		d->hash = h[i].hash;
+		d->hash_type = h[i].rss_type;
+		d->vlan_proto =
+			(uint16_t)(h[i].vlan_proto << 8 | h[i].vlan_proto >> 8);
+		d->vlan_tci = h[i].vlan_tci;
+	}
+	free(h);
+	return 0;
+}
+
 static int pcap_load(struct pcap_priv *p, const struct hr_pcap_opts *opts)
 {
 	const char *path = HR_OPTS_GET(opts, path, NULL);
@@ -182,7 +185,7 @@ static int pcap_load(struct pcap_priv *p, const struct hr_pcap_opts *opts)
 	p->total = (uint64_t)p->pkts.n * (loops ? loops : 1);
 	if (hints) {
 		/* Indexes count every packet of the file, kept or not. */
-		err = hr_hints_load(hints, p->pkts.nfile, &p->hints);
+		err = pcap_load_hints(p, hints);
 		if (err)
 			return err;
 	}
@@ -217,7 +220,7 @@ int hr_dev_pcap_create(struct hr_datapath *dp, const char *name,
 	if (err)
 		goto fail;
 	hr_dev_init(dev, name, &pcap_ops, 1);
-	hr_dev_common_setup(dev, !no_meta, &pcap_meta_ops);
+	hr_dev_common_setup(dev, !no_meta, &hr_xdp_std_meta_ops);
 	err = hr_dev_common_register(dp, dev,
 				     frames ? frames : PCAP_POOL_DEFAULT);
 	if (err)

@@ -35,28 +35,10 @@ struct veth_priv {
 	struct hr_veth_stats stats[HR_MAX_WORKERS];
 };
 
-/* The kernel's veth hint kfuncs need an skb; redirected frames have none. */
-static int veth_rx_timestamp(const struct hr_xdp_buff *xdp, uint64_t *ts)
-{
-	return -ENODATA;
-}
-
-static int veth_rx_hash(const struct hr_xdp_buff *xdp, uint32_t *hash,
-			uint32_t *rss_type)
-{
-	return -ENODATA;
-}
-
-static int veth_rx_vlan_tag(const struct hr_xdp_buff *xdp, uint16_t *proto,
-			    uint16_t *tci)
-{
-	return -ENODATA;
-}
-
-static const struct hr_xdp_metadata_ops veth_meta_ops = {
-	.rx_timestamp = veth_rx_timestamp,
-	.rx_hash = veth_rx_hash,
-	.rx_vlan_tag = veth_rx_vlan_tag,
+/* The kernel's veth hint kfuncs need an skb; redirected frames have none:
+ * every hint is supported and no packet has one (-ENODATA). */
+static const struct hr_rx_hints veth_no_hints = {
+	.supported = HR_RX_HINTS_ALL,
 };
 
 /* xdp_get_frame_len: the linear part and the fragments. */
@@ -139,7 +121,7 @@ static int veth_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 			hr_xdp_frame_to_buff(frames[i], &xdp);
 			xdp.rxq = &dev->rxq[napi->queue];
 			xdp.egress_ifindex = 0;
-			xdp.hints = NULL;
+			xdp.hints = &veth_no_hints;
 			hr_xdp_rx(napi, &xdp);
 		}
 		done += (int)k;
@@ -246,7 +228,7 @@ static int veth_new(const char *name, unsigned int nrxq, uint32_t mtu,
 	dev->no_rx_queue_record = true;
 	if (mtu)
 		dev->mtu = mtu;
-	hr_dev_common_setup(dev, true, &veth_meta_ops);
+	hr_dev_common_setup(dev, true, &hr_xdp_std_meta_ops);
 	for (q = 0; q < dev->nrxq; q++) {
 		err = hr_ring_create(VETH_RING_SIZE, &p->ring[q]);
 		if (err) {
