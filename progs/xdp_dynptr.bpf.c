@@ -10,14 +10,7 @@
 #include <linux/pkt_cls.h>
 #include <bpf/bpf_helpers.h>
 
-extern int bpf_dynptr_from_xdp(struct xdp_md *x, __u64 flags,
-			       struct bpf_dynptr *ptr__uninit) __ksym;
-extern int bpf_dynptr_from_skb(struct __sk_buff *s, __u64 flags,
-			       struct bpf_dynptr *ptr__uninit) __ksym;
-extern void *bpf_dynptr_slice(const struct bpf_dynptr *p, __u32 offset,
-			      void *buffer__opt, __u32 buffer__szk) __ksym;
-extern void *bpf_dynptr_slice_rdwr(const struct bpf_dynptr *p, __u32 offset,
-				   void *buffer__opt, __u32 buffer__szk) __ksym;
+#include "hr_dynptr.h"
 
 struct out {
 	__s32 create, rd, wr;

@@ -67,6 +67,9 @@ static const struct {
 	  "map value accesses one byte past the value and stale packet "
 	  "pointers, on purpose; tests/test_bounds.c runs it under both "
 	  "engines" },
+	{ "skb_meta_dynptr_forged.o",
+	  "dynptrs forged on the stack, on purpose (the verifier refuses "
+	  "them); tests/test_skb_meta_dynptr.c checks that the run ends" },
 };
 
 /* Objects the kernel loads that headroom refuses by design. */

@@ -19,11 +19,7 @@
  * programs' counters, every packet accounted for and no frame out.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <net/if.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +35,7 @@
 #include <bpf/libbpf.h>
 
 #include "harness.h"
+#include "kernel_side.h"
 #include "headroom/datapath.h"
 #include "headroom/devices.h"
 #include "headroom/map.h"
@@ -120,86 +117,7 @@ static uint32_t expected_meta_word(uint32_t seq, unsigned int i)
 
 /* --- the kernel side ---------------------------------------------------- */
 
-static char ns_name[32], veth_a[IFNAMSIZ], veth_b[IFNAMSIZ];
-static int orig_ns = -1;
-static bool ns_made;
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	char cmd[512];
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	rc = system(cmd);
-	if (rc)
-		fprintf(stderr, "vethk: '%s' exited %d\n", cmd, rc);
-	return rc;
-}
-
-static void cleanup(void)
-{
-	if (orig_ns >= 0) {
-		setns(orig_ns, CLONE_NEWNET);
-		close(orig_ns);
-		orig_ns = -1;
-	}
-	if (ns_made) {
-		/* Deleting the namespace deletes the pair in it. */
-		sh("ip netns del %s 2>/dev/null", ns_name);
-		ns_made = false;
-	}
-}
-
-static void on_signal(int sig)
-{
-	cleanup();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static int ns_setup(void)
-{
-	char path[128];
-	int fd;
-
-	snprintf(ns_name, sizeof(ns_name), "hrk-%d", (int)getpid());
-	snprintf(veth_a, sizeof(veth_a), "hrka%d", (int)getpid());
-	snprintf(veth_b, sizeof(veth_b), "hrkb%d", (int)getpid());
-	atexit(cleanup);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	if (sh("ip netns add %s", ns_name))
-		return -1;
-	ns_made = true;
-	/* No IPv6 chatter (router solicitations, DAD) on the pair. */
-	sh("ip netns exec %s sysctl -qw net.ipv6.conf.all.disable_ipv6=1 "
-	   "net.ipv6.conf.default.disable_ipv6=1 >/dev/null 2>&1",
-	   ns_name);
-	if (sh("ip -n %s link add %s type veth peer name %s", ns_name, veth_a,
-	       veth_b) ||
-	    sh("ip -n %s link set %s up", ns_name, veth_a) ||
-	    sh("ip -n %s link set %s up", ns_name, veth_b))
-		return -1;
-	orig_ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-	snprintf(path, sizeof(path), "/var/run/netns/%s", ns_name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (orig_ns < 0 || fd < 0) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	/* This thread only: the headroom side does not care. */
-	if (setns(fd, CLONE_NEWNET)) {
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	return 0;
-}
+static struct t_netns ns;
 
 struct kside {
 	struct bpf_object *xdp, *tc, *redir;
@@ -210,39 +128,6 @@ struct kside {
 	struct bpf_tc_hook hook;
 	bool hook_made;
 };
-
-static struct bpf_object *kopen(const char *name)
-{
-	struct bpf_object *o;
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/%s", t_progs_dir(), name);
-	o = bpf_object__open_file(path, NULL);
-	if (!o || libbpf_get_error(o)) {
-		CHECK(0, "kernel: open %s", path);
-		return NULL;
-	}
-	if (bpf_object__load(o)) {
-		CHECK(0, "kernel: load %s", path);
-		bpf_object__close(o);
-		return NULL;
-	}
-	return o;
-}
-
-static int kprog(struct bpf_object *o, const char *name)
-{
-	struct bpf_program *p = bpf_object__find_program_by_name(o, name);
-
-	return p ? bpf_program__fd(p) : -1;
-}
-
-static int kmap(struct bpf_object *o, const char *name)
-{
-	struct bpf_map *m = bpf_object__find_map_by_name(o, name);
-
-	return m ? bpf_map__fd(m) : -1;
-}
 
 static void kreset(struct kside *k)
 {
@@ -299,29 +184,29 @@ static int kernel_setup(struct kside *k)
 	int fd;
 
 	memset(k, 0, sizeof(*k));
-	k->ifa = (int)if_nametoindex(veth_a);
-	k->ifb = (int)if_nametoindex(veth_b);
+	k->ifa = (int)if_nametoindex(ns.veth_a);
+	k->ifb = (int)if_nametoindex(ns.veth_b);
 	if (!k->ifa || !k->ifb) {
 		CHECK(0, "veth ifindexes in the namespace");
 		return -1;
 	}
-	k->xdp = kopen("vk_xdp.o");
-	k->tc = kopen("vk_tc.o");
-	k->redir = kopen("dev_redirect.o");
+	k->xdp = t_kopen("vk_xdp.o");
+	k->tc = t_kopen("vk_tc.o");
+	k->redir = t_kopen("dev_redirect.o");
 	if (!k->xdp || !k->tc || !k->redir)
 		return -1;
-	k->counts_fd = kmap(k->xdp, "vk_counts");
-	k->seen_fd = kmap(k->tc, "vk_seen");
-	k->tccount_fd = kmap(k->tc, "vk_tc_count");
-	k->redir_fd = kprog(k->redir, "dev_redirect");
+	k->counts_fd = t_kmap(k->xdp, "vk_counts");
+	k->seen_fd = t_kmap(k->tc, "vk_seen");
+	k->tccount_fd = t_kmap(k->tc, "vk_tc_count");
+	k->redir_fd = t_kprog(k->redir, "dev_redirect");
 	v = (uint32_t)k->ifa;
-	CHECK_EQ(bpf_map_update_elem(kmap(k->redir, "cfg"), &key, &v, 0), 0);
+	CHECK_EQ(bpf_map_update_elem(t_kmap(k->redir, "cfg"), &key, &v, 0), 0);
 	/* Native XDP on both ends: B's program, and A's so that B's
 	 * XDP_TX frames have a NAPI to land on. */
-	fd = kprog(k->xdp, "vk_xdp");
+	fd = t_kprog(k->xdp, "vk_xdp");
 	CHECK_EQ(bpf_xdp_attach(k->ifb, fd, XDP_FLAGS_DRV_MODE, NULL), 0);
 	k->xdp_b = true;
-	fd = kprog(k->xdp, "vk_xdp_back");
+	fd = t_kprog(k->xdp, "vk_xdp_back");
 	CHECK_EQ(bpf_xdp_attach(k->ifa, fd, XDP_FLAGS_DRV_MODE, NULL), 0);
 	k->xdp_a = true;
 	k->hook.sz = sizeof(k->hook);
@@ -330,7 +215,8 @@ static int kernel_setup(struct kside *k)
 	CHECK_EQ(bpf_tc_hook_create(&k->hook), 0);
 	k->hook_made = true;
 	{
-		LIBBPF_OPTS(bpf_tc_opts, to, .prog_fd = kprog(k->tc, "vk_tc"));
+		LIBBPF_OPTS(bpf_tc_opts, to,
+			    .prog_fd = t_kprog(k->tc, "vk_tc"));
 
 		CHECK_EQ(bpf_tc_attach(&k->hook, &to), 0);
 	}
@@ -688,9 +574,9 @@ int main(void)
 		return t_skip(why);
 	if (system("ip -V >/dev/null 2>&1"))
 		return t_skip("no iproute2");
-	if (ns_setup()) {
-		CHECK(0, "network namespace %s with a veth pair", ns_name);
-		cleanup();
+	if (t_netns_setup("hrk", &ns)) {
+		CHECK(0, "network namespace %s with a veth pair", ns.name);
+		t_netns_cleanup();
 		return t_done();
 	}
 	if (!kernel_setup(&k)) {
@@ -725,7 +611,7 @@ int main(void)
 			(unsigned long long)kl->counts[C_OTHER]);
 	}
 	kernel_teardown(&k);
-	cleanup();
+	t_netns_cleanup();
 	free(ks);
 	free(kl);
 	free(hi);

@@ -99,12 +99,17 @@ extern const struct hr_helper hr_helper_skb_event_output; /* 25, tc */
 extern const struct hr_helper hr_helper_xdp_fib_lookup; /* 69, XDP */
 extern const struct hr_helper hr_helper_skb_fib_lookup; /* 69, tc */
 
-/* Dynptrs (kfuncs_dynptr.c). */
+/* Dynptrs (kfuncs_dynptr.c, dynptr.h). */
 extern const struct hr_helper hr_helper_dynptr_read; /* 201 */
 extern const struct hr_helper hr_helper_dynptr_write; /* 202 */
 extern const struct hr_kfunc hr_kfunc_dynptr_from_xdp;
 extern const struct hr_kfunc hr_kfunc_dynptr_from_skb;
 extern const struct hr_kfunc hr_kfunc_dynptr_slice;
 extern const struct hr_kfunc hr_kfunc_dynptr_slice_rdwr;
+extern const struct hr_kfunc hr_kfunc_dynptr_from_skb_meta; /* tc only */
+/* Kfuncs every program type has (kernel/bpf/helpers.c registers them
+ * for all): the dynptr ones of kfuncs_dynptr_ops.c, for any dynptr
+ * type. NULL-terminated. */
+extern const struct hr_kfunc *const hr_common_kfuncs[];
 
 #endif /* HR_BPF_HELPERS_H */

@@ -1,128 +1,128 @@
 // SPDX-License-Identifier: MIT
 /*
  * Dynptrs over the packet (kernel/bpf/helpers.c, net/core/filter.c):
- * bpf_dynptr_from_xdp / _from_skb, bpf_dynptr_slice / _slice_rdwr and the
- * bpf_dynptr_read / _write helpers.
+ * bpf_dynptr_from_xdp / _from_skb / _from_skb_meta, bpf_dynptr_slice /
+ * _slice_rdwr and the bpf_dynptr_read / _write helpers, per dynptr type.
+ * The layout is in dynptr.h; the type-independent kfuncs built on these
+ * operations are in kfuncs_dynptr_ops.c.
  *
- * struct bpf_dynptr is 16 opaque bytes on the program's stack; headroom
- * keeps the kernel's bpf_dynptr_kern layout in them: the object pointer,
- * the size in the low 24 bits of a word whose bits 28..30 are the type and
- * bit 31 read-only, and the offset. Without a verifier the bytes are
- * checked on every use: a packet dynptr must name this run's context,
- * anything else ends the run (HR_ABORT_HELPER_ARG). A zeroed (null)
- * dynptr is legal and fails the way the kernel's does.
+ * Without a verifier the 16 bytes are checked on every use: a packet
+ * dynptr must name this run's context with a type the program type can
+ * create (skb and skb_meta in tc, xdp in XDP), anything else ends the run
+ * (HR_ABORT_HELPER_ARG). A zeroed (null) dynptr is legal and fails the
+ * way the kernel's does.
+ *
+ * The skb_meta type (6.18) covers the metadata in front of the MAC
+ * header, skb_metadata_len() bytes: data - meta_len .. data in a tc run,
+ * which is where __sk_buff->data_meta points. The kernel makes it
+ * read-only when the skb is a clone sharing its data (skb_cloned); the
+ * skbs headroom runs tc on are never cloned, so it never is here.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "ctx.h"
+#include "dynptr.h"
 #include "helpers.h"
 #include "helpers_skb.h"
 #include "xdp_bytes.h"
-
-#define DYNPTR_SIZE_MASK 0xffffffu
-#define DYNPTR_TYPE_SHIFT 28
-#define DYNPTR_TYPE_MASK 0x7u
-#define DYNPTR_RDONLY_BIT (1u << 31)
-#define DYNPTR_MAX_SIZE DYNPTR_SIZE_MASK
-
-enum dynptr_type {
-	DYNPTR_TYPE_INVALID = 0,
-	DYNPTR_TYPE_LOCAL = 1,
-	DYNPTR_TYPE_RINGBUF = 2,
-	DYNPTR_TYPE_SKB = 3,
-	DYNPTR_TYPE_XDP = 4,
-};
-
-struct dynptr {
-	uint64_t data;
-	uint32_t size; /* size | type << 28 | rdonly << 31 */
-	uint32_t offset;
-};
-
-_Static_assert(sizeof(struct dynptr) == 16, "struct bpf_dynptr is 16");
 
 static uint64_t ret_int(int v)
 {
 	return (uint64_t)(int64_t)v;
 }
 
-static uint32_t dp_size(const struct dynptr *d)
+static bool run_is_tc(const struct hr_run *run)
 {
-	return d->size & DYNPTR_SIZE_MASK;
+	return run->vm && run->vm->prog &&
+	       run->vm->prog->type == &hr_prog_type_tc;
 }
 
-static enum dynptr_type dp_type(const struct dynptr *d)
+/* bpf_skb_meta_pointer: metadata ends at the MAC header, data in tc. */
+static uint8_t *meta_ptr(const struct hr_tc_ctx *c, uint32_t off)
 {
-	return (d->size >> DYNPTR_TYPE_SHIFT) & DYNPTR_TYPE_MASK;
+	return c->data - c->meta_len + off;
 }
 
-static bool dp_rdonly(const struct dynptr *d)
-{
-	return d->size & DYNPTR_RDONLY_BIT;
-}
-
-/* The 16 bytes of a dynptr at @addr: run memory, 8-byte aligned as the
- * verifier demands of a dynptr's stack slots; NULL after an abort. */
-static struct dynptr *dp_mem(struct hr_run *run, uint64_t addr, bool write)
+struct hr_dynptr *hr_dynptr_mem(struct hr_run *run, uint64_t addr)
 {
 	if (addr & 7) {
 		hr_run_abort(run, HR_ABORT_HELPER_ARG, addr);
 		return NULL;
 	}
-	return hr_run_mem(run, addr, sizeof(struct dynptr), write);
+	return hr_run_mem(run, addr, sizeof(struct hr_dynptr), true);
 }
 
-/*
- * The dynptr at @addr (16 bytes of the run's memory), validated: NULL
- * after an abort when the bytes are not a dynptr this run made.
- */
-static struct dynptr *dp_get(struct hr_run *run, uint64_t addr, bool write)
+/* Whether @d, naming this run's context, is one this run could make. */
+static bool dp_valid(const struct hr_run *run, const struct hr_dynptr *d)
 {
-	struct dynptr *d = dp_mem(run, addr, write);
-	enum dynptr_type t;
+	uint64_t end = (uint64_t)d->offset + hr_dynptr_size(d);
 
-	if (!d)
+	if (d->data != (uint64_t)(uintptr_t)run->priv ||
+	    end > HR_DYNPTR_MAX_SIZE)
+		return false;
+	switch (hr_dynptr_type(d)) {
+	case HR_DYNPTR_TYPE_SKB:
+		return run_is_tc(run);
+	case HR_DYNPTR_TYPE_SKB_META:
+		/* meta_len does not change under a run (no skb helper
+		 * here clears it; 6.18's bpf_skb_change_tail does, and the
+		 * kernel's later accesses then reach packet bytes): a
+		 * dynptr past it was not made by bpf_dynptr_from_skb_meta. */
+		return run_is_tc(run) &&
+		       end <= ((const struct hr_tc_ctx *)run->priv)->meta_len;
+	case HR_DYNPTR_TYPE_XDP:
+		return !run_is_tc(run);
+	default:
+		return false;
+	}
+}
+
+struct hr_dynptr *hr_dynptr_get(struct hr_run *run, uint64_t addr, bool write)
+{
+	struct hr_dynptr *d;
+
+	if (addr & 7) {
+		hr_run_abort(run, HR_ABORT_HELPER_ARG, addr);
 		return NULL;
-	if (!d->data)
-		return d; /* null dynptr */
-	t = dp_type(d);
-	if ((t != DYNPTR_TYPE_SKB && t != DYNPTR_TYPE_XDP) ||
-	    d->data != (uint64_t)(uintptr_t)run->priv ||
-	    (uint64_t)d->offset + dp_size(d) > DYNPTR_MAX_SIZE) {
+	}
+	d = hr_run_mem(run, addr, sizeof(*d), write);
+	if (!d || !d->data)
+		return d; /* aborted, or a null dynptr */
+	if (!dp_valid(run, d)) {
 		hr_run_abort(run, HR_ABORT_HELPER_ARG, addr);
 		return NULL;
 	}
 	return d;
 }
 
-/* bpf_dynptr_check_off_len */
-static int dp_check(const struct dynptr *d, uint64_t off, uint64_t len)
+int hr_dynptr_check_off_len(const struct hr_dynptr *d, uint32_t off,
+			    uint32_t len)
 {
-	uint32_t size = dp_size(d);
+	uint32_t size = hr_dynptr_size(d);
 
 	if (len > size || off > size - len)
 		return -E2BIG;
 	return 0;
 }
 
-static void dp_init(struct dynptr *d, void *obj, enum dynptr_type t,
+static void dp_init(struct hr_dynptr *d, void *obj, enum hr_dynptr_type t,
 		    uint32_t size)
 {
 	d->data = (uint64_t)(uintptr_t)obj;
-	d->size = size | (uint32_t)t << DYNPTR_TYPE_SHIFT;
+	d->size = size | (uint32_t)t << HR_DYNPTR_TYPE_SHIFT;
 	d->offset = 0;
 }
 
 static uint64_t dp_from(struct hr_run *run, uint64_t flags, uint64_t ptr,
-			enum dynptr_type t, uint32_t size)
+			enum hr_dynptr_type t, uint32_t size)
 {
-	struct dynptr *d = dp_mem(run, ptr, true);
+	struct hr_dynptr *d = hr_dynptr_mem(run, ptr);
 
 	if (!d)
 		return 0;
 	if (flags) {
-		memset(d, 0, sizeof(*d));
+		hr_dynptr_set_null(d);
 		return ret_int(-EINVAL);
 	}
 	dp_init(d, run->priv, t, size);
@@ -134,7 +134,7 @@ static uint64_t dynptr_from_xdp(uint64_t ctx, uint64_t flags, uint64_t ptr,
 {
 	struct hr_xdp_ctx *c = run->priv;
 
-	return dp_from(run, flags, ptr, DYNPTR_TYPE_XDP,
+	return dp_from(run, flags, ptr, HR_DYNPTR_TYPE_XDP,
 		       hr_xdp_buff_len(c->xdp));
 }
 
@@ -143,8 +143,19 @@ static uint64_t dynptr_from_skb(uint64_t ctx, uint64_t flags, uint64_t ptr,
 {
 	struct hr_tc_ctx *c = run->priv;
 
-	return dp_from(run, flags, ptr, DYNPTR_TYPE_SKB,
+	return dp_from(run, flags, ptr, HR_DYNPTR_TYPE_SKB,
 		       (uint32_t)(c->data_end - c->data));
+}
+
+/* net/core/filter.c: flags must be 0 (-EINVAL, dynptr set null); the
+ * size is skb_metadata_len(). */
+static uint64_t dynptr_from_skb_meta(uint64_t ctx, uint64_t flags, uint64_t ptr,
+				     uint64_t r4, uint64_t r5,
+				     struct hr_run *run)
+{
+	struct hr_tc_ctx *c = run->priv;
+
+	return dp_from(run, flags, ptr, HR_DYNPTR_TYPE_SKB_META, c->meta_len);
 }
 
 /* __bpf_xdp_load_bytes / __bpf_xdp_store_bytes over a dynptr. */
@@ -160,125 +171,181 @@ static int xdp_bytes(struct hr_xdp_ctx *c, uint32_t off, void *buf,
 	return 0;
 }
 
+int hr_dynptr_read(struct hr_run *run, void *dst, uint32_t len,
+		   const struct hr_dynptr *src, uint32_t off, uint64_t flags)
+{
+	uint32_t at;
+	int err;
+
+	if (!src->data || flags)
+		return -EINVAL;
+	err = hr_dynptr_check_off_len(src, off, len);
+	if (err)
+		return err;
+	at = src->offset + off;
+	switch (hr_dynptr_type(src)) {
+	case HR_DYNPTR_TYPE_SKB:
+		return hr_skb_load_bytes(run->priv, at, dst, len);
+	case HR_DYNPTR_TYPE_XDP:
+		return xdp_bytes(run->priv, at, dst, len, false);
+	case HR_DYNPTR_TYPE_SKB_META:
+		if (len)
+			memmove(dst, meta_ptr(run->priv, at), len);
+		return 0;
+	default:
+		return -EFAULT;
+	}
+}
+
+int hr_dynptr_write(struct hr_run *run, const struct hr_dynptr *dst,
+		    uint32_t off, const void *src, uint32_t len, uint64_t flags)
+{
+	uint32_t at;
+	int err;
+
+	if (!dst->data || hr_dynptr_rdonly(dst))
+		return -EINVAL;
+	err = hr_dynptr_check_off_len(dst, off, len);
+	if (err)
+		return err;
+	at = dst->offset + off;
+	switch (hr_dynptr_type(dst)) {
+	case HR_DYNPTR_TYPE_SKB:
+		err = hr_skb_store_bytes(run->priv, at, src, len, flags);
+		hr_tc_ctx_sync(run->priv, run);
+		return err;
+	case HR_DYNPTR_TYPE_XDP:
+		if (flags)
+			return -EINVAL;
+		return xdp_bytes(run->priv, at, (void *)src, len, true);
+	case HR_DYNPTR_TYPE_SKB_META:
+		/* No head reallocation: packet and metadata pointers and
+		 * slices stay valid. */
+		if (flags)
+			return -EINVAL;
+		if (len)
+			memmove(meta_ptr(run->priv, at), src, len);
+		return 0;
+	default:
+		return -EFAULT;
+	}
+}
+
+/* bpf_dynptr_read(dst, len, src, offset, flags) */
 static uint64_t dynptr_read(uint64_t dst, uint64_t len, uint64_t src,
 			    uint64_t off, uint64_t flags, struct hr_run *run)
 {
-	uint32_t n = (uint32_t)len, o = (uint32_t)off;
+	uint32_t n = (uint32_t)len;
 	void *to = NULL;
-	struct dynptr *d;
-	int err;
+	struct hr_dynptr *d;
 
 	if (n) {
 		to = hr_run_mem(run, dst, n, true);
 		if (!to)
 			return 0;
 	}
-	d = dp_get(run, src, false);
+	d = hr_dynptr_get(run, src, false);
 	if (!d)
 		return 0;
-	if (!d->data || flags)
-		return ret_int(-EINVAL);
-	err = dp_check(d, o, n);
-	if (err)
-		return ret_int(err);
-	if (dp_type(d) == DYNPTR_TYPE_SKB)
-		return ret_int(
-			hr_skb_load_bytes(run->priv, d->offset + o, to, n));
-	return ret_int(xdp_bytes(run->priv, d->offset + o, to, n, false));
+	return ret_int(hr_dynptr_read(run, to, n, d, (uint32_t)off, flags));
 }
 
+/* bpf_dynptr_write(dst, offset, src, len, flags) */
 static uint64_t dynptr_write(uint64_t dst, uint64_t off, uint64_t src,
 			     uint64_t len, uint64_t flags, struct hr_run *run)
 {
-	uint32_t n = (uint32_t)len, o = (uint32_t)off;
-	const void *from = NULL;
-	struct dynptr *d;
-	int err;
+	uint32_t n = (uint32_t)len;
+	const void *from = ""; /* never NULL, even for no bytes */
+	struct hr_dynptr *d;
 
 	if (n) {
 		from = hr_run_mem(run, src, n, false);
 		if (!from)
 			return 0;
 	}
-	d = dp_get(run, dst, false);
+	d = hr_dynptr_get(run, dst, false);
 	if (!d)
 		return 0;
-	if (!d->data || dp_rdonly(d))
-		return ret_int(-EINVAL);
-	err = dp_check(d, o, n);
-	if (err)
-		return ret_int(err);
-	if (dp_type(d) == DYNPTR_TYPE_SKB) {
-		struct hr_tc_ctx *c = run->priv;
-
-		err = hr_skb_store_bytes(c, d->offset + o, from, n, flags);
-		hr_tc_ctx_sync(c, run);
-		return ret_int(err);
-	}
-	if (flags)
-		return ret_int(-EINVAL);
-	return ret_int(
-		xdp_bytes(run->priv, d->offset + o, (void *)from, n, true));
+	return ret_int(hr_dynptr_write(run, d, (uint32_t)off, from, n, flags));
 }
 
-/*
- * bpf_dynptr_slice: a pointer into the packet when the bytes are there
- * in one piece, else a copy in @buffer (when given), else NULL.
- */
-static uint64_t slice(struct hr_run *run, struct dynptr *d, uint64_t off,
-		      uint64_t buffer, uint64_t len)
+void *hr_dynptr_slice(struct hr_run *run, const struct hr_dynptr *d,
+		      uint32_t off, void *buf, uint32_t len)
 {
-	uint8_t *buf = NULL;
+	struct hr_xdp_ctx *x = run->priv;
+	struct hr_tc_ctx *c = run->priv;
 	uint32_t at;
 	void *p;
 
+	if (!d->data || hr_dynptr_check_off_len(d, off, len))
+		return NULL;
+	at = d->offset + off;
+	switch (hr_dynptr_type(d)) {
+	case HR_DYNPTR_TYPE_SKB:
+		/* skb_header_pointer / skb_pointer_if_linear: linear. */
+		if ((uint64_t)at + len > (uint64_t)(c->data_end - c->data))
+			return NULL;
+		return c->data + at;
+	case HR_DYNPTR_TYPE_XDP:
+		if (at > 0xffff || len > 0xffff ||
+		    (uint64_t)at + len > hr_xdp_buff_len(x->xdp))
+			return buf;
+		p = hr_xdp_pointer(x->xdp, at, len);
+		if (p || !buf)
+			return p;
+		hr_xdp_copy_buf(x->xdp, at, buf, len, false);
+		return buf;
+	case HR_DYNPTR_TYPE_SKB_META:
+		/* Always the metadata itself, never the buffer. */
+		return meta_ptr(c, at);
+	default:
+		return NULL;
+	}
+}
+
+void *hr_dynptr_slice_rdwr(struct hr_run *run, const struct hr_dynptr *d,
+			   uint32_t off, void *buf, uint32_t len)
+{
+	if (!d->data || hr_dynptr_rdonly(d))
+		return NULL;
+	return hr_dynptr_slice(run, d, off, buf, len);
+}
+
+static uint64_t slice_common(uint64_t ptr, uint64_t off, uint64_t buffer,
+			     uint64_t len, struct hr_run *run, bool rdwr)
+{
+	struct hr_dynptr *d = hr_dynptr_get(run, ptr, false);
+	uint32_t n = (uint32_t)len;
+	void *buf = NULL;
+
+	if (!d)
+		return 0;
+	if (rdwr && (!d->data || hr_dynptr_rdonly(d)))
+		return 0;
 	if (buffer) {
-		buf = hr_run_mem(run, buffer, len, true);
+		buf = hr_run_mem(run, buffer, n, true);
 		if (!buf)
 			return 0;
 	}
-	if (!d->data || dp_check(d, off, len))
-		return 0;
-	at = d->offset + (uint32_t)off;
-	if (dp_type(d) == DYNPTR_TYPE_SKB) {
-		struct hr_tc_ctx *c = run->priv;
-
-		/* skb_header_pointer / skb_pointer_if_linear: linear. */
-		if ((uint64_t)at + len > (uint64_t)(c->data_end - c->data))
-			return 0;
-		return (uint64_t)(uintptr_t)(c->data + at);
-	}
-	if (at > 0xffff || len > 0xffff ||
-	    (uint64_t)at + len >
-		    hr_xdp_buff_len(((struct hr_xdp_ctx *)run->priv)->xdp))
-		return buf ? (uint64_t)(uintptr_t)buf : 0;
-	p = hr_xdp_pointer(((struct hr_xdp_ctx *)run->priv)->xdp, at,
-			   (uint32_t)len);
-	if (p)
-		return (uint64_t)(uintptr_t)p;
-	if (!buf)
-		return 0;
-	hr_xdp_copy_buf(((struct hr_xdp_ctx *)run->priv)->xdp, at, buf,
-			(uint32_t)len, false);
-	return (uint64_t)(uintptr_t)buf;
+	return (uint64_t)(uintptr_t)(rdwr ? hr_dynptr_slice_rdwr(run, d,
+								 (uint32_t)off,
+								 buf, n) :
+					    hr_dynptr_slice(run, d,
+							    (uint32_t)off, buf,
+							    n));
 }
 
+/* bpf_dynptr_slice(p, offset, buffer__opt, buffer__szk) */
 static uint64_t dynptr_slice(uint64_t ptr, uint64_t off, uint64_t buffer,
 			     uint64_t len, uint64_t r5, struct hr_run *run)
 {
-	struct dynptr *d = dp_get(run, ptr, false);
-
-	return d ? slice(run, d, off, buffer, len) : 0;
+	return slice_common(ptr, off, buffer, len, run, false);
 }
 
 static uint64_t dynptr_slice_rdwr(uint64_t ptr, uint64_t off, uint64_t buffer,
 				  uint64_t len, uint64_t r5, struct hr_run *run)
 {
-	struct dynptr *d = dp_get(run, ptr, false);
-
-	if (!d || !d->data || dp_rdonly(d))
-		return 0;
-	return slice(run, d, off, buffer, len);
+	return slice_common(ptr, off, buffer, len, run, true);
 }
 
 const struct hr_kfunc hr_kfunc_dynptr_from_xdp = {
@@ -289,6 +356,12 @@ const struct hr_kfunc hr_kfunc_dynptr_from_xdp = {
 const struct hr_kfunc hr_kfunc_dynptr_from_skb = {
 	.name = "bpf_dynptr_from_skb",
 	.fn = dynptr_from_skb,
+};
+
+/* Registered for BPF_PROG_TYPE_SCHED_CLS and SCHED_ACT only. */
+const struct hr_kfunc hr_kfunc_dynptr_from_skb_meta = {
+	.name = "bpf_dynptr_from_skb_meta",
+	.fn = dynptr_from_skb_meta,
 };
 
 const struct hr_kfunc hr_kfunc_dynptr_slice = {

@@ -78,8 +78,11 @@ static const struct hr_helper *tc_helper(int id)
 	return h ? h : hr_helper_find(hr_base_helpers, id);
 }
 
+/* bpf_dynptr_from_skb_meta: the kernel's for SCHED_CLS and SCHED_ACT
+ * only; the type-independent dynptr kfuncs are in hr_common_kfuncs. */
 static const struct hr_kfunc *const tc_kfuncs[] = {
 	&hr_kfunc_dynptr_from_skb,
+	&hr_kfunc_dynptr_from_skb_meta,
 	&hr_kfunc_dynptr_slice,
 	&hr_kfunc_dynptr_slice_rdwr,
 	NULL,
@@ -87,7 +90,9 @@ static const struct hr_kfunc *const tc_kfuncs[] = {
 
 static const struct hr_kfunc *tc_kfunc(const char *name)
 {
-	return hr_kfunc_find(tc_kfuncs, name);
+	const struct hr_kfunc *k = hr_kfunc_find(tc_kfuncs, name);
+
+	return k ? k : hr_kfunc_find(hr_common_kfuncs, name);
 }
 
 static const char *tc_action_name(uint64_t ret)

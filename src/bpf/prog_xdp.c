@@ -57,7 +57,9 @@ static const struct hr_kfunc *const xdp_kfuncs[] = {
 
 static const struct hr_kfunc *xdp_kfunc(const char *name)
 {
-	return hr_kfunc_find(xdp_kfuncs, name);
+	const struct hr_kfunc *k = hr_kfunc_find(xdp_kfuncs, name);
+
+	return k ? k : hr_kfunc_find(hr_common_kfuncs, name);
 }
 
 static const char *xdp_action_name(uint64_t ret)

@@ -268,6 +268,24 @@ static int reloc_lddw(struct link *l, uint32_t pc, const struct hr_ld_rel *r,
 	}
 }
 
+/* Whether another program type has kfunc @name (the kernel registers
+ * kfunc sets per program type, bpf_dynptr_from_skb_meta for tc only). */
+static bool kfunc_of_other_type(const struct hr_prog_type *type,
+				const char *name)
+{
+	static const struct hr_prog_type *const types[] = {
+		&hr_prog_type_xdp,
+		&hr_prog_type_tc,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (types[i] != type && types[i]->kfunc &&
+		    types[i]->kfunc(name))
+			return true;
+	return false;
+}
+
 /* A call to an undefined symbol: a __ksym kfunc the program type has. */
 static int reloc_kfunc(struct link *l, uint32_t pc, const struct hr_ld_sym *sym)
 {
@@ -280,6 +298,12 @@ static int reloc_kfunc(struct link *l, uint32_t pc, const struct hr_ld_sym *sym)
 				   "section '%s' insn %u: call to undefined "
 				   "local '%s'",
 				   l->prog->sec, pc, sym->name);
+	/* The verifier's "calling kernel function %s is not allowed". */
+	if (!k && kfunc_of_other_type(type, sym->name))
+		return hr_ld_error(l->ld, -EACCES,
+				   "section '%s' insn %u: kfunc %s is not "
+				   "allowed in %s programs",
+				   l->prog->sec, pc, sym->name, type->name);
 	if (!k)
 		return hr_ld_error(l->ld, -EOPNOTSUPP,
 				   "section '%s' insn %u: unknown kfunc %s",

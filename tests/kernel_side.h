@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel side of the oracle tests: libbpf objects from the built
+ * progs, and a network namespace of the test's own with a kernel veth
+ * pair in it (made with iproute2, both ends up and IPv6 off so that no
+ * router solicitations or DAD run on the pair, entered by the calling
+ * thread, and removed with the pair by t_netns_cleanup(), at exit, or on
+ * SIGINT / SIGTERM).
+ */
+#ifndef HR_TESTS_KERNEL_SIDE_H
+#define HR_TESTS_KERNEL_SIDE_H
+
+#include <net/if.h>
+
+struct bpf_object;
+
+/* $BUILD/progs/@name opened and loaded by libbpf; NULL after a failed
+ * check. */
+struct bpf_object *t_kopen(const char *name);
+/* The fd of program or map @name of @o, or -1. */
+int t_kprog(struct bpf_object *o, const char *name);
+int t_kmap(struct bpf_object *o, const char *name);
+
+struct t_netns {
+	char name[32]; /* "<prefix>-<pid>" */
+	char veth_a[IFNAMSIZ]; /* "<prefix>a<pid>" */
+	char veth_b[IFNAMSIZ]; /* "<prefix>b<pid>" */
+};
+
+/* Runs a shell command, printing it when it fails; its exit status. */
+int t_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Makes and enters the namespace (one a process); 0, or -1 with what
+ * was made left for t_netns_cleanup(). @prefix: 3 or 4 letters. */
+int t_netns_setup(const char *prefix, struct t_netns *ns);
+
+/* Back to the original namespace and the namespace deleted (again:
+ * nothing). */
+void t_netns_cleanup(void);
+
+#endif /* HR_TESTS_KERNEL_SIDE_H */
