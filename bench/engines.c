@@ -12,9 +12,11 @@
  *       device with hints in the standard layout, struct hr_rx_hints:
  *       headroom's engines and the floor only; the kernel cannot test-run
  *       a device-bound program, rte_bpf has no kfuncs)
- *   (c') (c) without the hints: the same bpf_xdp_adjust_meta and 16-byte
- *       write of constants, run as (c) is (data_meta reset each run), so
- *       that (c) - (c') is the hints' cost; issue 5's bar is <= 1 ns
+ *   (c') (c) without the hints: the same program with each kfunc call
+ *       replaced by a compiler barrier on its out variables (so the same
+ *       stack variables, bpf_xdp_adjust_meta and 16-byte write), run as
+ *       (c) is (data_meta reset each run): "(a) plus the metadata write",
+ *       so that (c) - (c') is the hints' cost; issue 5's bar is <= 1 ns
  *   (d) swap MACs and XDP_TX
  *   (e) (b) plus a count per IPv4 source in a hash map (rte_bpf: no maps)
  *
@@ -181,7 +183,7 @@ __attribute__((noinline)) static uint32_t floor_hints(void *c)
 	return XDP_PASS;
 }
 
-/* (c') in C: the same 16 bytes, constants. */
+/* (c') in C: the same 16-byte write, without reading the hints. */
 __attribute__((noinline)) static uint32_t floor_meta(void *c)
 {
 	struct floor_ctx *x = c;

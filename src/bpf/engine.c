@@ -35,3 +35,11 @@ uint64_t hr_engine_run(enum hr_engine engine, struct hr_run *run, uint64_t r1)
 {
 	return hr_engine_run2(engine, run, r1, 0);
 }
+
+uint64_t hr_engine_run_ctx(enum hr_engine engine, struct hr_run *run)
+{
+	if (engine == HR_ENGINE_JIT ||
+	    (engine == HR_ENGINE_DEFAULT && JIT_BUILT))
+		return hr_jit_run_ctx(run);
+	return hr_interp_run(run, (uintptr_t)run->ctx, 0);
+}

@@ -30,11 +30,19 @@ int hr_jit_compile(struct hr_vm_prog *vm);
 uint64_t hr_jit_run(struct hr_run *run, uint64_t r1, uint64_t r2);
 
 /*
+ * hr_jit_run(run, run->ctx, 0): the program on its own context. The code
+ * is entered past its test that r1 is run->ctx (what the load-time proofs
+ * rest on), since here it holds by construction.
+ */
+uint64_t hr_jit_run_ctx(struct hr_run *run);
+
+/*
  * The compiled entry of @vm (compiling it first), for callers that run
  * one program many times and want one indirect call a packet: calling
- * fn(r1, r2, run) is hr_jit_run(run, r1, r2) for a run of @vm. NULL when
- * the JIT refuses the program (run it with hr_jit_run, which falls back
- * to the interpreter).
+ * fn(run->ctx, 0, run) is hr_jit_run_ctx(run) for a run of @vm whose
+ * context is not NULL. It is the entry past the r1 == run->ctx test, so
+ * r1 must be run->ctx. NULL when the JIT refuses the program or it may
+ * tail-call (run those with hr_jit_run_ctx).
  */
 typedef uint64_t (*hr_jit_fn)(uint64_t r1, uint64_t r2, struct hr_run *run);
 hr_jit_fn hr_jit_entry(struct hr_vm_prog *vm);

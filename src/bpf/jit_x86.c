@@ -47,8 +47,11 @@
  *    path to it, where a dominating unsigned comparison with
  *    ctx->data_end proved data + v + R <= data_end (or data + R), and
  *    0 <= k_lo + off, k_hi + off + size <= R. It holds because: (1) the
- *    code is entered only with r1 == run->ctx != NULL (the prologue checks
- *    it, else the interpreter runs this call), and only for the XDP and
+ *    code is entered only with r1 == run->ctx != NULL: the prologue
+ *    checks it (else the interpreter runs this call), except at the entry
+ *    just past that test, which only hr_jit_run_ctx() (r1 := run->ctx,
+ *    not NULL) and hr_jit_entry()'s callers (bound to pass run->ctx)
+ *    use, and tail calls enter before the test; and only for the XDP and
  *    tc program types, whose contexts hold data / data_end as 32-bit
  *    real addresses that the program type keeps inside [pkt_lo, pkt_hi]
  *    (data_meta <= data <= data_end, hr_xdp_ctx_sync / hr_tc_ctx_sync);
@@ -56,12 +59,27 @@
  *    offset overlapping them is refused by the field rule, checked at
  *    compile time); (3) every call (helper, kfunc, callx, bpf-to-bpf)
  *    forgets all packet pointers and proofs, since a helper may move the
- *    packet; (4) joins keep only what all paths agree on, and a variable
+ *    packet, except calls that resolve to a helper or kfunc known (by its
+ *    C function) never to move the packet nor to run program code
+ *    (jit_x86_bounds.c keeps_packet(): map lookups and updates, clocks,
+ *    redirects, the RX hint kfuncs ...); (4) joins keep only what all
+ *    paths agree on, and a variable
  *    offset re-created by a later run of its instruction forgets the old
  *    one. So [addr, addr + size) is inside [data, data_end], inside
  *    [pkt_lo, pkt_hi], which hr_mem_check() accepts by its stack or
  *    packet rule: the same answer. An access one byte past what the
  *    comparison covers is not proven and keeps its check.
+ *
+ *  - Elided, map value (jit_x86_bounds.c): a non-atomic access through a
+ *    register proven to hold bpf_map_lookup_elem's result plus a constant
+ *    c, after a test that it is not NULL, for a map of the program's own
+ *    object of a type whose values lie in the map's regions (array, hash,
+ *    LRU hash and their per-CPU forms), with [c + off, + size) inside
+ *    value_size, and for a store only when the map is writable by
+ *    programs (no BPF_F_RDONLY_PROG). The helper checks the map at run
+ *    time and returns NULL or a value of that map, whose value_size bytes
+ *    are in a region with the map's flags, so hr_mem_check() accepts the
+ *    access by its region rule: the same answer.
  *
  *  - Elided, context: an access at a constant offset and size that the
  *    program type's rule (vm->ctx_access, a function of the program and
@@ -295,6 +313,7 @@ struct jit {
 	int pad; /* bytes below the pushes that align rsp to 16 */
 	uint32_t l_abort_exit, l_epilogue, l_unwind_exit, l_slow, l_slow_fail;
 	uint32_t l_fall_off, l_tail_exit;
+	uint32_t l_trusted; /* past the r1 == run->ctx test */
 };
 
 /* Run-time entry points the code calls. */
@@ -640,7 +659,8 @@ static bool check_elided(struct jit *j, uint32_t pc, int breg, int16_t off,
 	if (j->fp_fixed && breg == 10 && off >= -HR_STACK_SIZE &&
 	    off + size <= 0)
 		return true;
-	if (jb_pkt_safe(&j->facts, pc, breg, off, size))
+	if (jb_pkt_safe(&j->facts, pc, breg, off, size) ||
+	    jb_value_safe(&j->facts, pc, breg, off, size, write))
 		return true;
 	return jb_is_ctx(&j->facts, pc, breg) &&
 	       ctx_field_ok(j, off, size, write);
@@ -652,6 +672,7 @@ static bool by_facts(struct jit *j, uint32_t pc, int breg, int16_t off,
 		     int size, bool write)
 {
 	return jb_pkt_safe(&j->facts, pc, breg, off, size) ||
+	       jb_value_safe(&j->facts, pc, breg, off, size, write) ||
 	       (jb_is_ctx(&j->facts, pc, breg) &&
 		ctx_field_ok(j, off, size, write));
 }
@@ -1792,6 +1813,9 @@ static void emit_prologue(struct jit *j)
 		jcc_to(j, CC_E, other);
 		op_rm(j, true, false, 0x3b, 1, RDI, RDX, OFF_CTX);
 		jcc_to(j, CC_NE, other);
+		/* Runs on run->ctx itself start here (hr_jit_run_ctx). */
+		j->l_trusted = new_label(j);
+		bind(j, j->l_trusted);
 	}
 	for (i = 0; i < sizeof(saved_order); i++)
 		if (j->saved & (1u << saved_order[i]))
@@ -1884,26 +1908,6 @@ static void emit_tail(struct jit *j)
 	j->cur = 0;
 }
 
-/* Whether any instruction may write r10 (then nothing about it is
- * assumed). */
-static bool writes_fp(const struct hr_insn *insn)
-{
-	uint8_t cls = HR_CLASS(insn->code);
-
-	switch (cls) {
-	case HR_ALU:
-	case HR_ALU64:
-	case HR_LDX:
-	case HR_LD:
-		return insn->dst == 10;
-	case HR_ST:
-	case HR_STX:
-		return HR_MODE(insn->code) == HR_ATOMIC && insn->src == 10 &&
-		       (insn->imm & HR_FETCH);
-	}
-	return false;
-}
-
 static int find_targets(struct jit *j)
 {
 	const struct hr_vm_prog *vm = j->vm;
@@ -1913,13 +1917,11 @@ static int find_targets(struct jit *j)
 	j->target = calloc(vm->cnt + 1, sizeof(bool));
 	if (!j->target)
 		return -ENOMEM;
-	j->fp_fixed = true;
+	j->fp_fixed = jb_fp_fixed(vm);
 	for (pc = 0; pc < vm->cnt; pc++) {
 		const struct hr_insn *insn = &vm->insns[pc];
 		uint8_t cls = HR_CLASS(insn->code), op = HR_OP(insn->code);
 
-		if (writes_fp(insn))
-			j->fp_fixed = false;
 		if (cls != HR_JMP && cls != HR_JMP32)
 			continue;
 		if (op == HR_EXIT)
@@ -2480,6 +2482,7 @@ int hr_jit_compile(struct hr_vm_prog *vm)
 	struct jit j = { .vm = vm };
 	void *code = NULL, *expect = NULL;
 	size_t size = 0;
+	uint32_t trusted = 0;
 	uint16_t zero;
 	bool tail;
 	int ret;
@@ -2511,6 +2514,7 @@ int hr_jit_compile(struct hr_vm_prog *vm)
 		ret = link_code(&j, &code, &size);
 	tail = j.tail;
 	zero = j.zero;
+	trusted = j.ctx_guard ? j.labels[j.l_trusted].off : 0;
 	jit_release(&j);
 	if (ret)
 		return ret;
@@ -2519,6 +2523,7 @@ int hr_jit_compile(struct hr_vm_prog *vm)
 	__atomic_store_n(&vm->jit_size, size, __ATOMIC_RELAXED);
 	__atomic_store_n(&vm->jit_tail, tail, __ATOMIC_RELAXED);
 	__atomic_store_n(&vm->jit_zero, zero, __ATOMIC_RELAXED);
+	__atomic_store_n(&vm->jit_trusted, trusted, __ATOMIC_RELAXED);
 	if (!__atomic_compare_exchange_n(&vm->jit, &expect, code, false,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		munmap(code, size);
@@ -2592,13 +2597,33 @@ uint64_t hr_jit_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 	return r0;
 }
 
-/* Programs that may tail-call need hr_jit_run() to follow the calls. */
+uint64_t hr_jit_run_ctx(struct hr_run *run)
+{
+	const struct hr_vm_prog *vm = run->vm;
+	uint8_t *code = __atomic_load_n(&vm->jit, __ATOMIC_ACQUIRE);
+	uint64_t r1 = (uintptr_t)run->ctx, r0;
+
+	if (__builtin_expect(!code || !r1, 0))
+		return hr_jit_run(run, r1, 0);
+	/* jit_trusted was stored before jit was published. */
+	code += __atomic_load_n(&vm->jit_trusted, __ATOMIC_RELAXED);
+	r0 = ((jit_fn)code)(r1, 0, run);
+	if (__builtin_expect(run->tail_call != NULL, 0))
+		r0 = jit_follow_tail(run, r0);
+	return r0;
+}
+
+/* Programs that may tail-call need hr_jit_run_ctx() to follow the calls. */
 hr_jit_fn hr_jit_entry(struct hr_vm_prog *vm)
 {
+	uint8_t *code;
+
 	if (hr_jit_compile(vm) ||
 	    __atomic_load_n(&vm->jit_tail, __ATOMIC_RELAXED))
 		return NULL;
-	return (hr_jit_fn)__atomic_load_n(&vm->jit, __ATOMIC_ACQUIRE);
+	code = __atomic_load_n(&vm->jit, __ATOMIC_ACQUIRE);
+	return (hr_jit_fn)(code +
+			   __atomic_load_n(&vm->jit_trusted, __ATOMIC_RELAXED));
 }
 
 void hr_jit_free(struct hr_vm_prog *vm)
@@ -2608,6 +2633,7 @@ void hr_jit_free(struct hr_vm_prog *vm)
 	munmap(vm->jit, vm->jit_size);
 	vm->jit = NULL;
 	vm->jit_size = 0;
+	vm->jit_trusted = 0;
 }
 
 #else /* !__x86_64__ */
@@ -2625,6 +2651,11 @@ int hr_jit_compile(struct hr_vm_prog *vm)
 uint64_t hr_jit_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 {
 	return hr_interp_run(run, r1, r2);
+}
+
+uint64_t hr_jit_run_ctx(struct hr_run *run)
+{
+	return hr_interp_run(run, (uintptr_t)run->ctx, 0);
 }
 
 hr_jit_fn hr_jit_entry(struct hr_vm_prog *vm)

@@ -119,7 +119,7 @@ int hr_run_repeat(struct hr_prog *prog, struct hr_run *run,
 		run->priv = priv;
 		run->cpu = HR_OPTS_GET(o, cpu, 0);
 		sync(priv, run);
-		r0 = hr_engine_run(engine, run, (uint64_t)(uintptr_t)run->ctx);
+		r0 = hr_engine_run_ctx(engine, run);
 		if (run->abort)
 			break;
 	}

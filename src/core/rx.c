@@ -31,8 +31,7 @@ uint32_t hr_xdp_run_prog(struct hr_worker *w, struct hr_prog *prog,
 	run->cpu = w->id;
 	hr_xdp_ctx_sync(&c, run);
 	hr_xdp_ctx_hints(&c, run);
-	return (uint32_t)hr_engine_run((enum hr_engine)w->dp->engine, run,
-				       (uint64_t)(uintptr_t)&c.md);
+	return (uint32_t)hr_engine_run_ctx((enum hr_engine)w->dp->engine, run);
 }
 
 static void count_drop(struct hr_dev_stats *st, enum hr_drop_reason why)

@@ -110,9 +110,8 @@ static int tc_run(struct hr_worker *w, struct hr_prog *prog, struct hr_skb *skb,
 		run->priv = &c;
 		run->cpu = w->id;
 		hr_tc_ctx_sync(&c, run);
-		ret = tc_opcode((int32_t)hr_engine_run(
-			(enum hr_engine)w->dp->engine, run,
-			(uint64_t)(uintptr_t)&c.skb));
+		ret = tc_opcode((int32_t)hr_engine_run_ctx(
+			(enum hr_engine)w->dp->engine, run));
 		tc_ctx_writeback(&c, skb);
 		*rd_ifindex = c.redirect_ifindex;
 		*rd_flags = c.redirect_flags;
