@@ -47,11 +47,11 @@
  *    path to it, where a dominating unsigned comparison with
  *    ctx->data_end proved data + v + R <= data_end (or data + R), and
  *    0 <= k_lo + off, k_hi + off + size <= R. It holds because: (1) the
- *    code is entered only with r1 == run->ctx != NULL: the prologue
- *    checks it (else the interpreter runs this call), except at the entry
- *    just past that test, which only hr_jit_run_ctx() (r1 := run->ctx,
- *    not NULL) and hr_jit_entry()'s callers (bound to pass run->ctx)
- *    use, and tail calls enter before the test; and only for the XDP and
+ *    code is entered only with r1 == run->ctx != NULL: every entry but
+ *    one is an out-of-line test of it (else the interpreter runs this
+ *    call), tail calls included; the one, the start of the code, is used
+ *    only by hr_jit_run_ctx() (r1 := run->ctx, not NULL) and by
+ *    hr_jit_entry()'s callers (bound to pass run->ctx); and only for the XDP and
  *    tc program types, whose contexts hold data / data_end as 32-bit
  *    real addresses that the program type keeps inside [pkt_lo, pkt_hi]
  *    (data_meta <= data <= data_end, hr_xdp_ctx_sync / hr_tc_ctx_sync);
@@ -313,7 +313,7 @@ struct jit {
 	int pad; /* bytes below the pushes that align rsp to 16 */
 	uint32_t l_abort_exit, l_epilogue, l_unwind_exit, l_slow, l_slow_fail;
 	uint32_t l_fall_off, l_tail_exit;
-	uint32_t l_trusted; /* past the r1 == run->ctx test */
+	uint32_t l_checked; /* the entry that tests r1 == run->ctx */
 };
 
 /* Run-time entry points the code calls. */
@@ -1808,14 +1808,22 @@ static void emit_prologue(struct jit *j)
 	uint32_t other = new_label(j);
 
 	if (j->ctx_guard) {
-		/* r1 == run->ctx != NULL, or the interpreter runs it. */
+		uint32_t body = new_label(j);
+
+		/* Runs on run->ctx itself enter at the start of the code,
+		 * page-aligned (hr_jit_run_ctx); every other entry is this
+		 * out-of-line test: r1 == run->ctx != NULL, or the
+		 * interpreter runs it. */
+		bind(j, body);
+		j->cur = 1;
+		j->l_checked = new_label(j);
+		bind(j, j->l_checked);
 		op_rr(j, true, false, 0x85, 1, RDI, RDI);
 		jcc_to(j, CC_E, other);
 		op_rm(j, true, false, 0x3b, 1, RDI, RDX, OFF_CTX);
 		jcc_to(j, CC_NE, other);
-		/* Runs on run->ctx itself start here (hr_jit_run_ctx). */
-		j->l_trusted = new_label(j);
-		bind(j, j->l_trusted);
+		jmp_to(j, body);
+		j->cur = 0;
 	}
 	for (i = 0; i < sizeof(saved_order); i++)
 		if (j->saved & (1u << saved_order[i]))
@@ -2482,7 +2490,7 @@ int hr_jit_compile(struct hr_vm_prog *vm)
 	struct jit j = { .vm = vm };
 	void *code = NULL, *expect = NULL;
 	size_t size = 0;
-	uint32_t trusted = 0;
+	uint32_t checked = 0;
 	uint16_t zero;
 	bool tail;
 	int ret;
@@ -2514,7 +2522,9 @@ int hr_jit_compile(struct hr_vm_prog *vm)
 		ret = link_code(&j, &code, &size);
 	tail = j.tail;
 	zero = j.zero;
-	trusted = j.ctx_guard ? j.labels[j.l_trusted].off : 0;
+	checked = j.ctx_guard ?
+			  (uint32_t)j.sec[0].len + j.labels[j.l_checked].off :
+			  0;
 	jit_release(&j);
 	if (ret)
 		return ret;
@@ -2523,11 +2533,19 @@ int hr_jit_compile(struct hr_vm_prog *vm)
 	__atomic_store_n(&vm->jit_size, size, __ATOMIC_RELAXED);
 	__atomic_store_n(&vm->jit_tail, tail, __ATOMIC_RELAXED);
 	__atomic_store_n(&vm->jit_zero, zero, __ATOMIC_RELAXED);
-	__atomic_store_n(&vm->jit_trusted, trusted, __ATOMIC_RELAXED);
+	__atomic_store_n(&vm->jit_checked, checked, __ATOMIC_RELAXED);
 	if (!__atomic_compare_exchange_n(&vm->jit, &expect, code, false,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		munmap(code, size);
 	return 0;
+}
+
+/* The entry that first tests r1 == run->ctx (jit_checked was stored
+ * before jit was published). */
+static void *checked_entry(const struct hr_vm_prog *vm, void *code)
+{
+	return (uint8_t *)code +
+	       __atomic_load_n(&vm->jit_checked, __ATOMIC_RELAXED);
 }
 
 /*
@@ -2562,7 +2580,7 @@ __attribute__((noinline)) static uint64_t jit_follow_tail(struct hr_run *run,
 			if ((zero >> i & 1) && regs[i])
 				return hr_interp_resume(run, regs);
 		code = __atomic_load_n(&vm->jit, __ATOMIC_ACQUIRE);
-		r0 = ((jit_fn)code)(regs[1], regs[2], run);
+		r0 = ((jit_fn)checked_entry(vm, code))(regs[1], regs[2], run);
 	}
 	return r0;
 }
@@ -2578,7 +2596,7 @@ jit_first_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 	if (hr_jit_compile(vm))
 		return hr_interp_run(run, r1, r2);
 	code = __atomic_load_n(&vm->jit, __ATOMIC_ACQUIRE);
-	r0 = ((jit_fn)code)(r1, r2, run);
+	r0 = ((jit_fn)checked_entry(vm, code))(r1, r2, run);
 	if (run->tail_call)
 		r0 = jit_follow_tail(run, r0);
 	return r0;
@@ -2591,7 +2609,7 @@ uint64_t hr_jit_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 
 	if (__builtin_expect(!code, 0))
 		return jit_first_run(run, r1, r2);
-	r0 = ((jit_fn)code)(r1, r2, run);
+	r0 = ((jit_fn)checked_entry(run->vm, code))(r1, r2, run);
 	if (__builtin_expect(run->tail_call != NULL, 0))
 		r0 = jit_follow_tail(run, r0);
 	return r0;
@@ -2605,8 +2623,6 @@ uint64_t hr_jit_run_ctx(struct hr_run *run)
 
 	if (__builtin_expect(!code || !r1, 0))
 		return hr_jit_run(run, r1, 0);
-	/* jit_trusted was stored before jit was published. */
-	code += __atomic_load_n(&vm->jit_trusted, __ATOMIC_RELAXED);
 	r0 = ((jit_fn)code)(r1, 0, run);
 	if (__builtin_expect(run->tail_call != NULL, 0))
 		r0 = jit_follow_tail(run, r0);
@@ -2622,8 +2638,7 @@ hr_jit_fn hr_jit_entry(struct hr_vm_prog *vm)
 	    __atomic_load_n(&vm->jit_tail, __ATOMIC_RELAXED))
 		return NULL;
 	code = __atomic_load_n(&vm->jit, __ATOMIC_ACQUIRE);
-	return (hr_jit_fn)(code +
-			   __atomic_load_n(&vm->jit_trusted, __ATOMIC_RELAXED));
+	return (hr_jit_fn)code;
 }
 
 void hr_jit_free(struct hr_vm_prog *vm)
@@ -2633,7 +2648,7 @@ void hr_jit_free(struct hr_vm_prog *vm)
 	munmap(vm->jit, vm->jit_size);
 	vm->jit = NULL;
 	vm->jit_size = 0;
-	vm->jit_trusted = 0;
+	vm->jit_checked = 0;
 }
 
 #else /* !__x86_64__ */

@@ -95,9 +95,10 @@ struct hr_vm_prog {
 	 * register: those it may read before writing). */
 	bool jit_tail;
 	uint16_t jit_zero;
-	/* Offset in jit of the entry past the r1 == run->ctx test (0 when
-	 * the code has none), for runs on run->ctx itself. */
-	uint32_t jit_trusted;
+	/* Offset in jit of the entry that first tests r1 == run->ctx (0
+	 * when the code needs no such test); runs on run->ctx itself enter
+	 * at jit. */
+	uint32_t jit_checked;
 	/* The interpreter's prepared code (interp.h), made on first run
 	 * and kept here when interp_cache is set (hr_interp_prepare();
 	 * released with hr_interp_free()); otherwise made for each run. */
