@@ -127,6 +127,7 @@ enum hr_xop {
 	XOP_ADD_LDXU_H,
 	XOP_ADD_LDXU_W,
 	XOP_MOV_LDXU_W2, /* mov64 K, then two 4-byte loads */
+	XOP_PROLOGUE, /* that, then mov + add + bounds jump: XDP's start */
 	/* Fused, arithmetic: */
 	XOP_LSH_ADD, /* lsh64 K; add64 X */
 	XOP_MOV_JGT, /* mov64 K; forward "if rD > rZ" */

@@ -112,6 +112,20 @@ bytes16_jne : BYTES16();
 if (regs[x[4].dst] != (uint64_t)(int64_t)x[4].imm)
 	JUMP_AT(x[4], 4);
 NEXT(5);
+/* r0 = verdict; data_end, data; p = data + k; if p > data_end. */
+prologue:
+{
+	uint64_t v_;
+
+	D = K;
+	regs[x[1].dst] = LOADU(uint32_t, x[1]);
+	regs[x[2].dst] = LOADU(uint32_t, x[2]);
+	v_ = regs[x[3].src] + (uint64_t)(int64_t)x[4].imm;
+	regs[x[3].dst] = v_;
+	if (v_ > regs[x[5].src])
+		JUMP_AT(x[5], 5);
+	NEXT(6);
+}
 mov_ldxu_w2 : D = K;
 regs[x[1].dst] = LOADU(uint32_t, x[1]);
 regs[x[2].dst] = LOADU(uint32_t, x[2]);

@@ -260,7 +260,10 @@ static enum hr_xop fused_op(const struct prep *p, uint32_t pc)
 		if (is_code(vm, pc + 1, HR_JMP | HR_EXIT))
 			return XOP_MOV_EXIT;
 		if (is_ldxu(p, pc, 1, 4) && is_ldxu(p, pc, 2, 4))
-			return XOP_MOV_LDXU_W2;
+			return is_mov_add(vm, pc + 3) &&
+					       is_bounds_jump(vm, pc + 3) ?
+				       XOP_PROLOGUE :
+				       XOP_MOV_LDXU_W2;
 	}
 	if (is_code(vm, pc, HR_ALU64 | HR_LSH | HR_K) &&
 	    is_code(vm, pc + 1, HR_ALU64 | HR_ADD | HR_X))
