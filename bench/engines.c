@@ -104,6 +104,11 @@ struct bench {
 	struct hr_run *jrun;
 	struct loop_env *jenv;
 	uint8_t *jpage;
+	/* The interpreter's, kept the same way for rte_bpf's interpreter. */
+	struct hr_run *irun;
+	struct loop_env *ienv;
+	uint8_t *ipage;
+	struct hr_object *iobj;
 	struct hr_object *jobj;
 	struct stat s[C__MAX];
 	char note[C__MAX][96];
@@ -477,6 +482,12 @@ static void engine_loop(struct bench *b, struct hr_prog *prog, enum col col,
 		b->jpage = page;
 		return;
 	}
+	if (eng == HR_ENGINE_INTERP && b->dpdk >= 0 && !b->reset_meta) {
+		b->irun = run;
+		b->ienv = env;
+		b->ipage = page;
+		return;
+	}
 out:
 	munmap(page, LOOP_MEM);
 }
@@ -541,6 +552,8 @@ static void run_headroom(struct bench *b, enum col col, enum hr_engine eng)
 	}
 	if (b->jfn && !b->jobj)
 		b->jobj = obj; /* its code is in use until run_dpdk */
+	else if (b->irun && !b->iobj)
+		b->iobj = obj; /* the same for the interpreter's run */
 	else
 		hr_object_close(obj);
 }
@@ -699,6 +712,22 @@ static const struct hr_insn dpdk_swap[] = {
 	{ .code = HR_JMP | HR_EXIT },
 };
 
+/* @repeat runs of rte_bpf's interpreter on @pkt; ns a run. */
+__attribute__((noinline, aligned(64))) static double
+time_dpdk_interp(uint64_t (*exec)(const void *, void *), void *bpf,
+		 uint8_t *pkt, uint64_t *ret)
+{
+	uint64_t r0 = 0;
+	unsigned int i;
+	double t0;
+
+	t0 = now_ns();
+	for (i = 0; i < repeat; i++)
+		r0 = exec(bpf, pkt);
+	*ret = r0;
+	return (now_ns() - t0) / repeat;
+}
+
 /* @repeat runs of rte_bpf's JIT code on @pkt; ns a run. */
 __attribute__((noinline, aligned(64))) static double
 time_dpdk(uint64_t (*jfn)(void *), uint8_t *pkt, uint64_t *ret)
@@ -731,13 +760,13 @@ static void run_dpdk(struct bench *b, unsigned int idx)
 	uint8_t pkt[128] = { 0 };
 	struct dpdk_api api;
 	struct dpdk_jit jit = { 0 };
-	double v[MAX_RUNS], t0;
+	double v[MAX_RUNS];
 	uint64_t (*volatile fn)(void *);
 	hr_jit_fn volatile hfn;
 	double w[MAX_RUNS];
 	unsigned int k;
 	uint64_t ret = 0, hret = 0;
-	unsigned int r, i;
+	unsigned int r;
 	void *bpf;
 
 	if (idx > 2) {
@@ -761,14 +790,27 @@ static void run_dpdk(struct bench *b, unsigned int idx)
 		return;
 	}
 	memcpy(pkt, packet, sizeof(packet));
+	/* headroom's interpreter in the same time window, run for run, which
+	 * of the two goes first alternating (as for the JITs below). */
 	for (r = 0; r < runs; r++) {
-		t0 = now_ns();
-		for (i = 0; i < repeat; i++)
-			ret = api.exec(bpf, pkt);
-		v[r] = (now_ns() - t0) / repeat;
+		for (k = 0; k < 2; k++) {
+			if ((k ^ r) & 1) {
+				if (b->irun)
+					w[r] = time_loop(b, NULL,
+							 HR_ENGINE_INTERP,
+							 b->irun, b->ienv,
+							 &hret);
+				continue;
+			}
+			v[r] = time_dpdk_interp(api.exec, bpf, pkt, &ret);
+		}
 	}
 	summarize(&b->s[C_DPDK_INTERP], v, runs);
 	b->s[C_DPDK_INTERP].ret = (uint32_t)ret;
+	if (b->irun && !b->irun->abort) {
+		summarize(&b->s[C_INTERP_CALL], w, runs);
+		b->s[C_INTERP_CALL].ret = (uint32_t)hret;
+	}
 	if (api.get_jit(bpf, &jit) || !jit.func) {
 		snprintf(b->note[C_DPDK_JIT], sizeof(b->note[0]), "no JIT");
 		api.destroy(bpf);
@@ -859,7 +901,8 @@ static void print_table(void)
 	printf("%-22s", "program");
 	for (c = 0; c < C__MAX; c++)
 		printf(" %19s", col_names[c]);
-	printf(" %10s %10s %10s\n", "JIT/DPDK", "JIT/floor", "tr/kernel");
+	printf(" %10s %10s %10s %10s\n", "JIT/DPDK", "int/DPDK", "JIT/floor",
+	       "tr/kernel");
 	for (i = 0; i < NBENCH; i++) {
 		struct bench *b = &benches[i];
 		char cell[64];
@@ -877,7 +920,9 @@ static void print_table(void)
 			printf(" %19s", cell);
 		}
 #define RATIO(x, y) (b->s[x].ok && b->s[y].ok ? b->s[x].med / b->s[y].med : 0.0)
-		printf(" %10.2f %10.2f %10.2f\n", RATIO(C_JIT_CALL, C_DPDK_JIT),
+		printf(" %10.2f %10.2f %10.2f %10.2f\n",
+		       RATIO(C_JIT_CALL, C_DPDK_JIT),
+		       RATIO(C_INTERP_CALL, C_DPDK_INTERP),
 		       RATIO(C_JIT_CALL, C_FLOOR), RATIO(C_JIT, C_KERNEL));
 		for (c = 0; c < C__MAX; c++) {
 			if (b->note[c][0])
@@ -890,7 +935,8 @@ static void print_table(void)
 	}
 	printf("hr JIT call: the compiled code called through one pointer "
 	       "(hr_jit_entry), as DPDK's JIT is, timed run for run with it "
-	       "where rte_bpf runs the program.\n");
+	       "where rte_bpf runs the program; hr interp call likewise with "
+	       "DPDK's interpreter.\n");
 	printf("(c) - (c'): the hints' cost (the three kfuncs and the out "
 	       "variables the program keeps on its stack): hr JIT call %.2f "
 	       "ns (timed run for run), hr interp call %.2f ns, C floor %.2f "
@@ -926,9 +972,11 @@ static void print_json(void)
 			first = false;
 		}
 		printf("}, \"jit_call_over_dpdk_jit\": %.3f, "
+		       "\"interp_call_over_dpdk_interp\": %.3f, "
 		       "\"jit_call_over_floor\": %.3f, "
 		       "\"jit_test_run_over_kernel\": %.3f",
 		       RATIO(C_JIT_CALL, C_DPDK_JIT),
+		       RATIO(C_INTERP_CALL, C_DPDK_INTERP),
 		       RATIO(C_JIT_CALL, C_FLOOR), RATIO(C_JIT, C_KERNEL));
 		if (!strcmp(b->key, "hints")) {
 			/* (c) - (c'), and the bar for the JIT's figure. */
@@ -996,6 +1044,10 @@ int main(int argc, char **argv)
 			munmap(b->jpage, LOOP_MEM);
 		if (b->jobj)
 			hr_object_close(b->jobj);
+		if (b->ipage)
+			munmap(b->ipage, LOOP_MEM);
+		if (b->iobj)
+			hr_object_close(b->iobj);
 	}
 	return 0;
 }
