@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The load-time bounds analysis (jit_x86_bounds.c) on map values and on
+ * The load-time bounds analysis (bounds.c) on map values and on
  * packet pointers kept across helper calls: progs/bounds_facts.bpf.c run
  * over the same packets under the interpreter, the interpreter without
  * the analysis' proofs (every access checked) and the JIT, each on its own
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "bpf/interp.h"
-#include "bpf/jit_x86.h"
+#include "bpf/bounds.h"
 #include "bpf/prog.h"
 #include <headroom/map.h>
 #include <headroom/object.h>

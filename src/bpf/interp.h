@@ -14,7 +14,7 @@
  *
  * Two versions are prepared. "safe" checks every access except constant
  * stack offsets through an r10 no instruction writes. "fast" also leaves
- * out what the bounds analysis (jit_x86_bounds.c) proves, which rests on
+ * out what the bounds analysis (bounds.c) proves, which rests on
  * r1 == run->ctx at entry: runs entered otherwise (callbacks, resumed or
  * tail-called runs, another r1) take "safe".
  */

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 
 #include "interp.h"
-#include "jit_x86.h"
+#include "bounds.h"
 
 /* The ALU operations with handlers of their own, by XOP_ALU position
  * plus one (0: none). */

@@ -41,7 +41,7 @@
  *    [hr_stack_lo(run, depth), stack_hi), which hr_mem_check() accepts by
  *    its first rule.
  *
- *  - Elided, packet (jit_x86_bounds.c): a non-atomic access whose base
+ *  - Elided, packet (bounds.c): a non-atomic access whose base
  *    register the load-time analysis proves to be ctx->data + v + k
  *    (k in a constant range, v a variable offset >= 0 or none) on every
  *    path to it, where a dominating unsigned comparison with
@@ -61,7 +61,7 @@
  *    forgets all packet pointers and proofs, since a helper may move the
  *    packet, except calls that resolve to a helper or kfunc known (by its
  *    C function) never to move the packet nor to run program code
- *    (jit_x86_bounds.c keeps_packet(): map lookups and updates, clocks,
+ *    (bounds.c keeps_packet(): map lookups and updates, clocks,
  *    redirects, the RX hint kfuncs ...); (4) joins keep only what all
  *    paths agree on, and a variable
  *    offset re-created by a later run of its instruction forgets the old
@@ -70,7 +70,7 @@
  *    packet rule: the same answer. An access one byte past what the
  *    comparison covers is not proven and keeps its check.
  *
- *  - Elided, map value (jit_x86_bounds.c): a non-atomic access through a
+ *  - Elided, map value (bounds.c): a non-atomic access through a
  *    register proven to hold bpf_map_lookup_elem's result plus a constant
  *    c, after a test that it is not NULL, for a map of the program's own
  *    object of a type whose values lie in the map's regions (array, hash,
@@ -182,7 +182,7 @@
 #include "ctx.h"
 #include "helpers.h"
 #include "jit.h"
-#include "jit_x86.h"
+#include "bounds.h"
 #include "maps/map.h"
 #include "mem.h"
 #include "prog.h"
@@ -293,7 +293,7 @@ struct jit {
 	uint8_t *short_ok;
 	uint32_t nsites, capsites;
 	bool final_pass;
-	struct jb_facts facts; /* the bounds analysis (jit_x86_bounds.c) */
+	struct jb_facts facts; /* the bounds analysis (bounds.c) */
 	/* Per pc, the BPF registers some path from it may read before
 	 * writing (liveness, live_regs()); NULL: unknown (all). */
 	uint16_t *live;

@@ -1,19 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * The JIT's load-time bounds analysis: a forward data-flow pass over the
- * instructions, in the manner of the kernel verifier's packet pointer
+ * The engines' load-time bounds analysis: a forward data-flow pass over
+ * the instructions, in the manner of the kernel verifier's packet pointer
  * tracking (find_good_pkt_pointers), that finds the packet accesses a
- * data_end comparison has already proven inside the packet.
+ * data_end comparison has already proven inside the packet, and the map
+ * value accesses a NULL test of a lookup's result has.
  *
  * Per register it knows one of: a scalar range, the context, ctx->data +
  * a constant range, ctx->data_end, this frame's r10 + a constant, a map
- * pointer from an ld_imm64. Per path it knows "range": ctx->data + range
+ * pointer from an ld_imm64, a map value (or NULL) + a constant from
+ * bpf_map_lookup_elem on such a map. Per path it knows "range": ctx->data + range
  * <= ctx->data_end. Facts come only from: the entry (r1 is the context,
  * for program types whose layout is known here), 4-byte loads of the
  * data / data_end fields through the context, constant and range
  * arithmetic, and unsigned 64-bit comparisons of a packet pointer with
  * data_end. Every call (helper, kfunc, callx, local) forgets every packet
- * pointer and the range, since helpers may move the packet. Paths join by
+ * pointer and the range, since helpers may move the packet, but for the
+ * helpers and kfuncs keeps_packet() knows never do. Paths join by
  * keeping only what both agree on (ranges widen to their hull, the proven
  * range to the smaller one); a pc visited too often forgets what still
  * changes, so the pass ends. Anything not understood becomes an unknown
@@ -23,7 +26,7 @@
 #include <string.h>
 #include <linux/bpf.h>
 
-#include "jit_x86.h"
+#include "bounds.h"
 #include "helpers.h"
 #include "prog.h"
 #include "../maps/map.h"

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Inside the x86-64 JIT: the load-time bounds analysis (jit_x86_bounds.c)
- * that jit_x86.c asks which checks it may leave out.
+ * The load-time bounds analysis (bounds.c) that both engines ask which
+ * run-time checks they may leave out: the JIT (jit_x86.c) and the
+ * interpreter's preparation (interp_prep.c).
  */
-#ifndef HR_BPF_JIT_X86_H
-#define HR_BPF_JIT_X86_H
+#ifndef HR_BPF_BOUNDS_H
+#define HR_BPF_BOUNDS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -94,4 +95,4 @@ bool jb_is_ctx(const struct jb_facts *f, uint32_t pc, int breg);
 bool jb_fp_arg(const struct jb_facts *f, uint32_t pc, int reg, int len,
 	       int32_t *off);
 
-#endif /* HR_BPF_JIT_X86_H */
+#endif /* HR_BPF_BOUNDS_H */
