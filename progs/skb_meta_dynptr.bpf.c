@@ -49,9 +49,8 @@ int smd_xdp(struct xdp_md *ctx)
 	__u8 *end = (void *)(long)ctx->data_end;
 	struct smd_case c;
 	struct smd_rec *rec;
-	__u8 *m, *d;
 	__u32 key;
-	int rc = 0, i;
+	int rc;
 
 	if (data + SMD_FILLER + SMD_ETH_HLEN + sizeof(c) > end)
 		return XDP_PASS;
@@ -65,20 +64,9 @@ int smd_xdp(struct xdp_md *ctx)
 		return XDP_DROP;
 	key = c.idx;
 	rec = bpf_map_lookup_elem(&smd_recs, &key);
-	if (c.meta_len)
-		rc = bpf_xdp_adjust_meta(ctx, -(int)c.meta_len);
+	rc = hr_meta_make(ctx, c.meta_len, key);
 	if (rec)
 		rec->xdp = rc;
-	if (rc)
-		return XDP_PASS;
-	m = (void *)(long)ctx->data_meta;
-	d = (void *)(long)ctx->data;
-#pragma unroll
-	for (i = 0; i < SMD_MAX_META; i++) {
-		if (m + i + 1 > d)
-			break;
-		m[i] = SMD_META_BYTE(key, i);
-	}
 	return XDP_PASS;
 }
 

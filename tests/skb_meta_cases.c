@@ -14,7 +14,7 @@
 #include "headroom/headroom.h"
 #include "bpf/prog.h"
 #include "core/datapath.h"
-#include "dev/pcap_file.h"
+#include "xdp_tc_run.h"
 
 const uint8_t smd_meta_lens[4] = { 0, 4, 32, SMD_MAX_META };
 
@@ -336,67 +336,33 @@ static int read_recs(struct hr_object *o, struct smd_rec *recs)
 	return 0;
 }
 
-static bool jit_state_ok(const struct hr_prog *p, enum hr_engine engine)
+static uint32_t wire_frame(void *arg, unsigned int i, uint8_t *buf)
 {
-	return engine == HR_ENGINE_JIT ? p->vm.jit && !p->vm.jit_refused :
-					 !p->vm.jit;
+	const struct smd_case *cs = arg;
+
+	return smd_packet(&cs[i], buf, true);
 }
 
 int smd_run_datapath(enum hr_engine engine, const struct smd_case *cs,
 		     unsigned int n, struct smd_rec *recs)
 {
-	HR_OPTS(hr_datapath_opts, dpo, .nworkers = 1, .engine = engine);
-	char path[64];
-	HR_OPTS(hr_pcap_opts, po, .path = path);
-	struct hr_dev_counters dc = { .sz = sizeof(dc) };
-	struct hr_pcap_writer *w = NULL;
-	struct hr_prog *xp = NULL, *tp = NULL;
-	struct hr_dev *dev = NULL, *sink = NULL;
-	struct hr_datapath *dp = NULL;
-	struct hr_object *o;
-	uint8_t pkt[SMD_WIRE_LEN];
-	unsigned int i;
+	struct t_frames f = { .n = n, .frame = wire_frame, .arg = (void *)cs };
+	struct hr_dev_counters dc;
+	struct hr_object *o = open_obj();
 	int rc = -1;
 
-	snprintf(path, sizeof(path), "/tmp/hr-smd-%d.pcap", (int)getpid());
-	o = open_obj();
 	if (!o)
 		return -1;
-	xp = hr_object_find_prog(o, "smd_xdp");
-	tp = hr_object_find_prog(o, "smd_tc");
-	if (!xp || !tp || set_pattern(o) || hr_pcap_writer_open(path, &w)) {
-		CHECK(0, "headroom: programs, pattern or %s", path);
-		goto out;
+	if (set_pattern(o)) {
+		CHECK(0, "headroom: pattern");
+	} else if (!t_dp_xdp_tc(engine, o, "smd_xdp", "smd_tc", &f, &dc)) {
+		/* Every case through XDP_PASS to tc, which shot it. */
+		CHECK_EQ(dc.xdp_pass, n);
+		CHECK_EQ(dc.drops[HR_DROP_TC_SHOT], n);
+		rc = read_recs(o, recs);
+		CHECK_EQ(rc, 0);
 	}
-	for (i = 0; i < n; i++)
-		hr_pcap_writer_write(w, pkt, smd_packet(&cs[i], pkt, true));
-	hr_pcap_writer_close(w);
-	if (hr_dp_create(&dpo, &dp) ||
-	    hr_dev_pcap_create(dp, "smd0", &po, &dev) ||
-	    hr_dev_sink_create(dp, "smds", NULL, &sink)) {
-		CHECK(0, "headroom: datapath and devices");
-		goto out;
-	}
-	hr_dev_attach_xdp(dev, xp);
-	hr_dev_attach_tc(dev, tp);
-	hr_dev_set_stack(dev, sink);
-	CHECK_EQ(hr_dp_assign_queue(dp, dev, 0, 0), 0);
-	CHECK_EQ(hr_dev_open(sink), 0);
-	CHECK_EQ(hr_dev_open(dev), 0);
-	CHECK_EQ(hr_dp_run_until_idle(dp, 10000), 0);
-	hr_dev_get_counters(dev, &dc);
-	/* Every case through XDP_PASS to tc, which shot it. */
-	CHECK_EQ(dc.rx_packets, n);
-	CHECK_EQ(dc.xdp_pass, n);
-	CHECK_EQ(dc.drops[HR_DROP_TC_SHOT], n);
-	CHECK(jit_state_ok(xp, engine) && jit_state_ok(tp, engine),
-	      "programs ran under engine %d", (int)engine);
-	rc = read_recs(o, recs);
-	CHECK_EQ(rc, 0);
-out:
-	hr_dp_destroy(dp);
 	hr_object_close(o);
-	unlink(path);
 	return rc;
 }
 

@@ -19,16 +19,9 @@
  * HEADROOM_REQUIRE_KERNEL=1.
  */
 #include <errno.h>
-#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <linux/if_ether.h>
-#include <linux/if_link.h>
-#include <linux/if_packet.h>
-#include <sys/socket.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -37,6 +30,7 @@
 #include "kernel_side.h"
 #include "oracle.h"
 #include "skb_meta_cases.h"
+#include "xdp_tc_run.h"
 
 static struct smd_case cases[SMD_NRECS];
 static unsigned int ncases;
@@ -60,97 +54,24 @@ static void kread(struct bpf_object *o, struct smd_rec *recs)
 		bpf_map_lookup_elem(fd, &i, &recs[i]);
 }
 
-/* Until every case has been seen (or 3 s), then a little longer. */
-static void kwait(struct bpf_object *o, struct smd_rec *recs)
+static uint32_t wire_frame(void *arg, unsigned int i, uint8_t *buf)
 {
-	struct timespec ts = { 0, 2000000 };
-	unsigned int i, k;
-
-	for (k = 0; k < 1500; k++) {
-		kread(o, recs);
-		for (i = 0; i < ncases && recs[cases[i].idx].seen; i++)
-			;
-		if (i == ncases)
-			break;
-		nanosleep(&ts, NULL);
-	}
-	ts.tv_nsec = 50000000;
-	nanosleep(&ts, NULL);
-	kread(o, recs);
+	return smd_packet(&cases[i], buf, true);
 }
 
 /* The veth path: smd_xdp on B, smd_tc at B's ingress, frames sent on A.
  * 0, or -1 when the kernel side could not be set up. */
 static int kernel_veth(struct smd_rec *recs)
 {
-	LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_INGRESS);
-	struct sockaddr_ll sll = { 0 };
-	struct timespec ts = { 0, 200000 };
+	struct t_frames f = { .n = ncases, .frame = wire_frame };
+	struct t_krecs r = { "smd_recs", recs, sizeof(*recs), ncases };
 	struct bpf_object *o = t_kopen(SMD_OBJ);
-	int ifa = (int)if_nametoindex(ns.veth_a);
-	int ifb = (int)if_nametoindex(ns.veth_b);
-	bool xdp_on = false, hook_made = false;
-	uint8_t pkt[SMD_WIRE_LEN];
-	unsigned int i;
-	int s = -1, rc = -1;
+	int rc = -1;
 
-	if (!o || !ifa || !ifb || kset_pattern(o)) {
-		CHECK(0, "kernel: object, pattern or veth ifindexes");
-		goto out;
-	}
-	if (bpf_xdp_attach(ifb, t_kprog(o, "smd_xdp"), XDP_FLAGS_DRV_MODE,
-			   NULL)) {
-		CHECK(0, "kernel: native XDP on %s", ns.veth_b);
-		goto out;
-	}
-	xdp_on = true;
-	hook.ifindex = ifb;
-	if (bpf_tc_hook_create(&hook)) {
-		CHECK(0, "kernel: clsact on %s", ns.veth_b);
-		goto out;
-	}
-	hook_made = true;
-	{
-		LIBBPF_OPTS(bpf_tc_opts, to, .prog_fd = t_kprog(o, "smd_tc"));
-
-		if (bpf_tc_attach(&hook, &to)) {
-			CHECK(0, "kernel: tc ingress program");
-			goto out;
-		}
-	}
-	/* Protocol 0: this socket receives nothing, so no tap holds a
-	 * clone of B's skbs (a cloned skb's metadata dynptr would be
-	 * read-only). */
-	s = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
-	if (s < 0) {
-		CHECK(0, "AF_PACKET socket: %s", strerror(errno));
-		goto out;
-	}
-	sll.sll_family = AF_PACKET;
-	sll.sll_ifindex = ifa;
-	sll.sll_halen = ETH_ALEN;
-	memset(sll.sll_addr, 0xff, ETH_ALEN);
-	for (i = 0; i < ncases; i++) {
-		uint32_t len = smd_packet(&cases[i], pkt, true);
-		ssize_t n = sendto(s, pkt, len, 0, (struct sockaddr *)&sll,
-				   sizeof(sll));
-
-		CHECK(n == (ssize_t)len, "sendto %u: %zd (%s)", i, n,
-		      strerror(errno));
-		if (i % 32 == 31)
-			nanosleep(&ts, NULL);
-	}
-	kwait(o, recs);
-	rc = 0;
-out:
-	if (s >= 0)
-		close(s);
-	if (hook_made) {
-		hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
-		bpf_tc_hook_destroy(&hook);
-	}
-	if (xdp_on)
-		bpf_xdp_detach(ifb, XDP_FLAGS_DRV_MODE, NULL);
+	if (!o || kset_pattern(o))
+		CHECK(0, "kernel: object or pattern");
+	else
+		rc = t_veth_xdp_tc(&ns, o, "smd_xdp", "smd_tc", &f, &r);
 	bpf_object__close(o);
 	return rc;
 }

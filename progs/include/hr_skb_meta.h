@@ -14,6 +14,8 @@
 
 #include <linux/types.h>
 
+#include "hr_meta_make.h"
+
 #define SMD_ETH_P 0x88b6
 #define SMD_MAGIC 0x736d6470u /* "smdp" */
 #define SMD_FILLER 64
@@ -27,7 +29,7 @@
 #define SMD_PKT_SNAP 256 /* packet bytes recorded from SMD_PKT_OFF */
 
 /* The metadata byte @i of case @idx, as the XDP program writes it. */
-#define SMD_META_BYTE(idx, i) ((__u8)((idx)*37u + (i)*3u + 1u))
+#define SMD_META_BYTE(idx, i) HR_META_BYTE(idx, i)
 /* The source of the writes: byte @i. */
 #define SMD_PAT_BYTE(i) ((__u8)(0xc0u + (i)))
 

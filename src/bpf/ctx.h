@@ -38,7 +38,14 @@ struct hr_tc_ctx {
 	uint8_t *head;
 	uint8_t *data;
 	uint8_t *data_end;
+	/* skb_metadata_len(): the metadata is the meta_len bytes in front
+	 * of data (data_meta) and of the MAC header (the skb_meta dynptr).
+	 * As in 6.18 it stays where XDP left it while helpers move data,
+	 * and a helper reallocating the head clears it (helpers_skb.c). */
 	uint32_t meta_len;
+	/* meta_len when the run began: no run makes more, so an skb_meta
+	 * dynptr is never longer. */
+	uint32_t meta_len_run;
 	uint32_t frame_sz;
 	uint32_t redirect_ifindex;
 	uint64_t redirect_flags;
@@ -90,11 +97,20 @@ static inline void hr_xdp_ctx_hints(struct hr_xdp_ctx *c, struct hr_run *run)
 /* The same for tc, after data or data_end moved. */
 static inline void hr_tc_ctx_sync(struct hr_tc_ctx *c, struct hr_run *run)
 {
+	/* Pushes that leave less headroom than there is metadata put 6.18's
+	 * data_meta in front of the buffer, where it reads whatever lies
+	 * there; here data_meta stops at the head, so that data_meta .. data
+	 * is always memory of this skb (the engines' bounds analysis proves
+	 * accesses there). */
+	uint8_t *meta = (size_t)(c->data - c->head) < c->meta_len ?
+				c->head :
+				c->data - c->meta_len;
+
 	c->skb.data = hr_ptr32(c->data);
 	c->skb.data_end = hr_ptr32(c->data_end);
-	c->skb.data_meta = hr_ptr32(c->data - c->meta_len);
+	c->skb.data_meta = hr_ptr32(meta);
 	c->skb.len = (uint32_t)(c->data_end - c->data);
-	run->pkt_lo = (uintptr_t)(c->data - c->meta_len);
+	run->pkt_lo = (uintptr_t)meta;
 	run->pkt_hi = (uintptr_t)c->data_end;
 }
 

@@ -11,8 +11,17 @@
  * program sees the same success; only growth past the whole frame fails,
  * with -ENOMEM, where the kernel would allocate a bigger buffer. The skb
  * is CHECKSUM_NONE, as those of BPF_PROG_TEST_RUN and of XDP_PASS are, so
- * skb->csum bookkeeping has nothing to do. Metadata in front of data moves
- * with data.
+ * skb->csum bookkeeping has nothing to do.
+ *
+ * The metadata (skb_metadata_len bytes, which __sk_buff->data_meta shows in
+ * front of data and the skb_meta dynptr in front of the MAC header) is
+ * what Linux 6.18 makes of it, before the helpers learnt to carry it
+ * (6.19's skb_data_move): it stays where XDP left it in the headroom
+ * while skb_push / skb_pull move data, so that data_meta = data -
+ * meta_len then shows other bytes, and pskb_expand_head clears it
+ * (skb_metadata_clear) whenever the head is reallocated: a push past the
+ * headroom (skb_cow / skb_cow_head), growth past the tailroom (__skb_grow)
+ * and the unclone after a clone was sent (bpf_clone_redirect).
  */
 #include <errno.h>
 #include <limits.h>
@@ -68,6 +77,11 @@ static struct hr_tc_ctx *tc_ctx(struct hr_run *run)
 	return c;
 }
 
+uint8_t *hr_skb_mac_header(const struct hr_tc_ctx *c)
+{
+	return c->hdr_init ? c->head + c->mac_header : c->data;
+}
+
 static uint64_t ret_int(int v)
 {
 	return (uint64_t)(int64_t)v;
@@ -119,14 +133,16 @@ static void shift_headers(struct hr_tc_ctx *c, long delta)
 }
 
 /*
- * skb_cow / pskb_expand_head: makes @head bytes of headroom (in front of
- * the metadata) and @tail bytes of tailroom, moving the packet inside its
- * frame when one side is short. -ENOMEM when the frame cannot hold it.
+ * __skb_cow / __skb_grow: @head bytes of headroom (skb_headroom(), data -
+ * head: the metadata is part of it) and @tail bytes of tailroom. When one
+ * side is short the kernel reallocates the head (pskb_expand_head), which
+ * in 6.18 clears the metadata; here the packet then moves inside its
+ * frame. -ENOMEM when the frame cannot hold it (the kernel would allocate
+ * a bigger buffer).
  */
 static int skb_room(struct hr_tc_ctx *c, uint32_t head, uint32_t tail)
 {
-	uint8_t *lo = c->data - c->meta_len;
-	size_t hroom = (size_t)(lo - c->head);
+	size_t hroom = (size_t)(c->data - c->head);
 	size_t troom = (size_t)(hard_end(c) - c->data_end);
 	size_t new_h;
 	long delta;
@@ -135,9 +151,10 @@ static int skb_room(struct hr_tc_ctx *c, uint32_t head, uint32_t tail)
 		return 0;
 	if (hroom + troom < (size_t)head + tail)
 		return -ENOMEM;
+	c->meta_len = 0; /* skb_metadata_clear */
 	new_h = hroom < head ? head : hroom - (tail - troom);
 	delta = (long)new_h - (long)hroom;
-	memmove(lo + delta, lo, (size_t)(c->data_end - lo));
+	memmove(c->data + delta, c->data, (size_t)(c->data_end - c->data));
 	c->data += delta;
 	c->data_end += delta;
 	shift_headers(c, delta);
@@ -151,9 +168,6 @@ static int skb_push_at(struct hr_tc_ctx *c, uint32_t off, uint32_t len)
 
 	if (err)
 		return err;
-	if (c->meta_len)
-		memmove(c->data - len - c->meta_len, c->data - c->meta_len,
-			c->meta_len);
 	c->data -= len;
 	memmove(c->data, c->data + len, off);
 	memset(c->data + off, 0, len);
@@ -167,9 +181,6 @@ static int skb_pop_at(struct hr_tc_ctx *c, uint32_t off, uint32_t len)
 		return -ENOMEM;
 	memmove(c->data + len, c->data, off);
 	c->data += len;
-	if (c->meta_len)
-		memmove(c->data - c->meta_len, c->data - len - c->meta_len,
-			c->meta_len);
 	return 0;
 }
 
@@ -447,9 +458,6 @@ static int change_head(struct hr_tc_ctx *c, uint32_t head_room, uint64_t flags)
 	err = skb_room(c, head_room, 0);
 	if (err)
 		return err;
-	if (c->meta_len)
-		memmove(c->data - head_room - c->meta_len,
-			c->data - c->meta_len, c->meta_len);
 	c->data -= head_room;
 	memset(c->data, 0, head_room);
 	c->mac_header = (uint16_t)data_off(c);
@@ -709,9 +717,6 @@ static int vlan_insert(struct hr_tc_ctx *c)
 	err = skb_room(c, HR_VLAN_HLEN, 0);
 	if (err)
 		return -ENOMEM;
-	if (c->meta_len)
-		memmove(c->data - HR_VLAN_HLEN - c->meta_len,
-			c->data - c->meta_len, c->meta_len);
 	c->data -= HR_VLAN_HLEN;
 	memmove(c->data, c->data + HR_VLAN_HLEN, 2 * ETH_ALEN);
 	c->mac_header -= HR_VLAN_HLEN;
@@ -767,9 +772,6 @@ static int vlan_pop_packet(struct hr_tc_ctx *c, uint16_t *tci)
 	memmove(c->data + HR_VLAN_HLEN, c->data, 2 * ETH_ALEN);
 	vlan_encap_proto(c, c->data + ETH_HLEN);
 	c->data += HR_VLAN_HLEN;
-	if (c->meta_len)
-		memmove(c->data - c->meta_len,
-			c->data - HR_VLAN_HLEN - c->meta_len, c->meta_len);
 	c->mac_header += HR_VLAN_HLEN;
 	if (network_offset(c) < ETH_HLEN)
 		c->network_header = (uint16_t)(data_off(c) + ETH_HLEN);
@@ -841,6 +843,10 @@ static int clone_redirect(struct hr_tc_ctx *c, uint32_t ifindex, uint64_t flags)
 		return -EINVAL;
 	if (!ifindex_exists(c, ifindex))
 		return -EINVAL;
+	/* skb_clone, then bpf_try_make_head_writable: the original, now
+	 * cloned, gets a head of its own (pskb_expand_head), whatever
+	 * becomes of the clone. */
+	c->meta_len = 0;
 	/* __bpf_redirect_common: a link-layer header must be carried. */
 	if (c->mac_header >= c->network_header)
 		return -ERANGE;

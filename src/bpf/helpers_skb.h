@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The skb byte accessors of helpers_skb.c that the dynptr kfuncs share
- * (the kernel's __bpf_skb_load_bytes and __bpf_skb_store_bytes).
+ * What the dynptr kfuncs share with helpers_skb.c: the skb byte accessors
+ * (the kernel's __bpf_skb_load_bytes and __bpf_skb_store_bytes) and the
+ * MAC header, where the metadata ends.
  */
 #ifndef HR_BPF_HELPERS_SKB_H
 #define HR_BPF_HELPERS_SKB_H
@@ -9,6 +10,9 @@
 #include <stdint.h>
 
 struct hr_tc_ctx;
+
+/* skb_mac_header(): data until a helper first moves the headers. */
+uint8_t *hr_skb_mac_header(const struct hr_tc_ctx *c);
 
 /* 0, or -EFAULT past the packet (@to zeroed then). */
 int hr_skb_load_bytes(struct hr_tc_ctx *c, uint32_t off, void *to,

@@ -13,8 +13,14 @@
  * way the kernel's does.
  *
  * The skb_meta type (6.18) covers the metadata in front of the MAC
- * header, skb_metadata_len() bytes: data - meta_len .. data in a tc run,
- * which is where __sk_buff->data_meta points. The kernel makes it
+ * header: its size is skb_metadata_len() when it is made, and every
+ * access goes to skb_mac_header - skb_metadata_len() + offset as they are
+ * then (bpf_skb_meta_pointer), checked against the size made. A tc run
+ * starts with the MAC header at data, where __sk_buff->data_meta ends;
+ * when a helper later clears the metadata (helpers_skb.c), a dynptr made
+ * before keeps its size and reaches the packet at the MAC header, as in
+ * the kernel. Bytes outside the packet and metadata end the run (the
+ * kernel would touch what lies there). The kernel makes the dynptr
  * read-only when the skb is a clone sharing its data (skb_cloned); the
  * skbs headroom runs tc on are never cloned, so it never is here.
  */
@@ -38,10 +44,23 @@ static bool run_is_tc(const struct hr_run *run)
 	       run->vm->prog->type == &hr_prog_type_tc;
 }
 
-/* bpf_skb_meta_pointer: metadata ends at the MAC header, data in tc. */
-static uint8_t *meta_ptr(const struct hr_tc_ctx *c, uint32_t off)
+/*
+ * bpf_skb_meta_pointer (the metadata ends at the MAC header) plus @at,
+ * when @len bytes there are in the packet or the metadata; else NULL
+ * with the run ended.
+ */
+static uint8_t *meta_mem(struct hr_run *run, uint32_t at, uint32_t len,
+			 bool write)
 {
-	return c->data - c->meta_len + off;
+	const struct hr_tc_ctx *c = run->priv;
+	uintptr_t p = (uintptr_t)hr_skb_mac_header(c) - c->meta_len + at;
+
+	if (p < run->pkt_lo || p > run->pkt_hi || run->pkt_hi - p < len) {
+		hr_run_abort(run,
+			     write ? HR_ABORT_OOB_STORE : HR_ABORT_OOB_LOAD, p);
+		return NULL;
+	}
+	return (uint8_t *)p;
 }
 
 struct hr_dynptr *hr_dynptr_mem(struct hr_run *run, uint64_t addr)
@@ -65,12 +84,12 @@ static bool dp_valid(const struct hr_run *run, const struct hr_dynptr *d)
 	case HR_DYNPTR_TYPE_SKB:
 		return run_is_tc(run);
 	case HR_DYNPTR_TYPE_SKB_META:
-		/* meta_len does not change under a run (no skb helper
-		 * here clears it; 6.18's bpf_skb_change_tail does, and the
-		 * kernel's later accesses then reach packet bytes): a
-		 * dynptr past it was not made by bpf_dynptr_from_skb_meta. */
+		/* Helpers only ever clear the metadata: a dynptr longer
+		 * than it was when the run began was not made by
+		 * bpf_dynptr_from_skb_meta. */
 		return run_is_tc(run) &&
-		       end <= ((const struct hr_tc_ctx *)run->priv)->meta_len;
+		       end <= ((const struct hr_tc_ctx *)run->priv)
+				       ->meta_len_run;
 	case HR_DYNPTR_TYPE_XDP:
 		return !run_is_tc(run);
 	default:
@@ -189,8 +208,13 @@ int hr_dynptr_read(struct hr_run *run, void *dst, uint32_t len,
 	case HR_DYNPTR_TYPE_XDP:
 		return xdp_bytes(run->priv, at, dst, len, false);
 	case HR_DYNPTR_TYPE_SKB_META:
-		if (len)
-			memmove(dst, meta_ptr(run->priv, at), len);
+		if (len) {
+			const uint8_t *p = meta_mem(run, at, len, false);
+
+			if (!p)
+				return -EFAULT;
+			memmove(dst, p, len);
+		}
 		return 0;
 	default:
 		return -EFAULT;
@@ -223,8 +247,13 @@ int hr_dynptr_write(struct hr_run *run, const struct hr_dynptr *dst,
 		 * slices stay valid. */
 		if (flags)
 			return -EINVAL;
-		if (len)
-			memmove(meta_ptr(run->priv, at), src, len);
+		if (len) {
+			uint8_t *p = meta_mem(run, at, len, true);
+
+			if (!p)
+				return -EFAULT;
+			memmove(p, src, len);
+		}
 		return 0;
 	default:
 		return -EFAULT;
@@ -296,8 +325,9 @@ void *hr_dynptr_slice(struct hr_run *run, const struct hr_dynptr *d,
 		hr_xdp_copy_buf(x->xdp, at, buf, len, false);
 		return buf;
 	case HR_DYNPTR_TYPE_SKB_META:
-		/* Always the metadata itself, never the buffer. */
-		return meta_ptr(c, at);
+		/* Always the metadata itself, never the buffer (and the
+		 * copy and memset kfuncs write through it). */
+		return meta_mem(run, at, len, false);
 	default:
 		return NULL;
 	}

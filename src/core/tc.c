@@ -29,6 +29,7 @@ static void tc_ctx_fill(struct hr_tc_ctx *c, struct hr_skb *skb)
 	c->data = skb->data;
 	c->data_end = skb->data + skb->len;
 	c->meta_len = skb->meta_len;
+	c->meta_len_run = skb->meta_len;
 	c->frame_sz = skb->frame_sz;
 	c->redirect_ifindex = 0;
 	c->redirect_flags = 0;
@@ -61,7 +62,10 @@ static void tc_ctx_writeback(const struct hr_tc_ctx *c, struct hr_skb *skb)
 
 	skb->data = c->data;
 	skb->len = (uint32_t)(c->data_end - c->data);
-	skb->meta_len = (uint8_t)c->meta_len;
+	/* What of the metadata is inside the buffer (ctx.h). */
+	skb->meta_len = (uint8_t)(c->data - c->head < c->meta_len ?
+					  c->data - c->head :
+					  c->meta_len);
 	/* What skb helpers may have changed (change_proto, vlan_push/pop,
 	 * set_hash). */
 	skb->protocol = (uint16_t)s->protocol;
