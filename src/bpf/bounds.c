@@ -861,6 +861,22 @@ bool jb_value_safe(const struct jb_facts *f, uint32_t pc, int breg, int off,
 	return lo >= 0 && lo + size <= (int64_t)(r->id & ~JB_VALUE_RW);
 }
 
+bool jb_ctx_field_ok(const struct hr_vm_prog *vm, int off, int size, bool write)
+{
+	if (off < 0 || (size_t)off + (size_t)size > vm->ctx_size)
+		return false;
+	return !vm->ctx_access || vm->ctx_access(vm->prog, off, size, write);
+}
+
+bool jb_access_proven(const struct jb_facts *f, const struct hr_vm_prog *vm,
+		      uint32_t pc, int breg, int off, int size, bool write)
+{
+	return jb_pkt_safe(f, pc, breg, off, size) ||
+	       jb_value_safe(f, pc, breg, off, size, write) ||
+	       (jb_is_ctx(f, pc, breg) &&
+		jb_ctx_field_ok(vm, off, size, write));
+}
+
 bool jb_is_ctx(const struct jb_facts *f, uint32_t pc, int breg)
 {
 	const struct jb_reg *r = jb_reg_at(f, pc, breg);

@@ -87,6 +87,27 @@ bool jb_pkt_safe(const struct jb_facts *f, uint32_t pc, int breg, int off,
 bool jb_value_safe(const struct jb_facts *f, uint32_t pc, int breg, int off,
 		   int size, bool write);
 
+/* Whether the program type's rule allows [off, off + size) of the
+ * context (a function of the program and the access only). */
+bool jb_ctx_field_ok(const struct hr_vm_prog *vm, int off, int size,
+		     bool write);
+
+/* Whether [r10 + off, + size) is inside the current frame, for an r10 no
+ * instruction writes (@fp_fixed): constant stack accesses need no proof. */
+static inline bool jb_frame_access(bool fp_fixed, int breg, int off, int size)
+{
+	return fp_fixed && breg == 10 && off >= -HR_STACK_SIZE &&
+	       off + size <= 0;
+}
+
+/*
+ * Whether the analysis proves [breg + off, + size) at @pc allowed: inside
+ * the packet, inside a map value (writable, with @write), or an allowed
+ * context field through the entry r1. Rests on r1 == run->ctx at entry.
+ */
+bool jb_access_proven(const struct jb_facts *f, const struct hr_vm_prog *vm,
+		      uint32_t pc, int breg, int off, int size, bool write);
+
 /* Whether @breg at @pc is run->ctx. */
 bool jb_is_ctx(const struct jb_facts *f, uint32_t pc, int breg);
 

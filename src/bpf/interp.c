@@ -11,7 +11,6 @@
  * jumps, calls and the budget are checked as they happen. A fault ends
  * the run with vm->abort_ret and a reason in run->abort.
  */
-#include <errno.h>
 #include <string.h>
 
 #include "interp.h"
@@ -805,14 +804,6 @@ uint64_t hr_interp_resume(struct hr_run *run, const uint64_t regs[HR_NREGS])
 	run->depth = 0;
 	run->callback = hr_interp_callback;
 	return exec(run, 0, regs, 0, 0, 0);
-}
-
-int hr_interp_prepare(struct hr_vm_prog *vm)
-{
-	struct xcodes own = { .n = 0 };
-
-	vm->interp_cache = true;
-	return xcode_of(vm, &own) ? 0 : -ENOMEM;
 }
 
 void hr_interp_free(struct hr_vm_prog *vm)

@@ -58,28 +58,15 @@ struct prep {
 	bool fuse;
 };
 
-static bool ctx_field_ok(const struct hr_vm_prog *vm, int off, int size,
-			 bool write)
-{
-	if (off < 0 || (size_t)off + (size_t)size > vm->ctx_size)
-		return false;
-	return !vm->ctx_access || vm->ctx_access(vm->prog, off, size, write);
-}
-
 /* Whether [breg + off, + size) at @pc is always allowed (see the top). */
 static bool unchecked(const struct prep *p, uint32_t pc, int breg, int off,
 		      int size, bool write)
 {
 	const struct jb_reg *r;
 
-	if (p->fp_fixed && breg == 10 && off >= -HR_STACK_SIZE &&
-	    off + size <= 0)
+	if (jb_frame_access(p->fp_fixed, breg, off, size) ||
+	    jb_access_proven(&p->facts, p->vm, pc, breg, off, size, write))
 		return true;
-	if (jb_pkt_safe(&p->facts, pc, breg, off, size) ||
-	    jb_value_safe(&p->facts, pc, breg, off, size, write))
-		return true;
-	if (jb_is_ctx(&p->facts, pc, breg))
-		return ctx_field_ok(p->vm, off, size, write);
 	r = jb_reg_at(&p->facts, pc, breg);
 	return p->fp_fixed && r && r->t == JB_FP &&
 	       (int64_t)r->a + off >= -HR_STACK_SIZE &&

@@ -630,51 +630,26 @@ static void lea(struct jit *j, int dst, int base, int32_t disp)
 	op_rm(j, true, false, 0x8d, 1, dst, base, disp);
 }
 
-/*
- * Whether an access at ctx + @off is a field the program type allows. The
- * rule (vm->ctx_access) depends on the program and the access only, so it
- * can be asked at compile time; only such sites get the inline context
- * path, everything else takes the checks below.
- */
-static bool ctx_field_ok(struct jit *j, int16_t off, int size, bool write)
+/* Whether the access is left unchecked because of what the bounds
+ * analysis proved (which rests on r1 == run->ctx at entry). */
+static bool by_facts(struct jit *j, uint32_t pc, int breg, int16_t off,
+		     int size, bool write)
 {
-	const struct hr_vm_prog *vm = j->vm;
-
-	if (off < 0 || (size_t)off + (size_t)size > vm->ctx_size)
-		return false;
-	return !vm->ctx_access || vm->ctx_access(vm->prog, off, size, write);
+	return jb_access_proven(&j->facts, j->vm, pc, breg, off, size, write);
 }
 
 /*
  * Whether the access [breg + off, + size) at @pc needs no run-time check:
  * a constant offset into the current frame through an r10 nothing writes,
- * a packet access a data_end comparison covers, or an allowed field of the
- * context through a register that holds run->ctx (see the top comment).
+ * a packet access a data_end comparison covers, a map value access a NULL
+ * test covers, or an allowed field of the context through a register that
+ * holds run->ctx (see the top comment).
  */
 static bool check_elided(struct jit *j, uint32_t pc, int breg, int16_t off,
 			 int size, bool write, bool atomic)
 {
-	if (atomic)
-		return false;
-	if (j->fp_fixed && breg == 10 && off >= -HR_STACK_SIZE &&
-	    off + size <= 0)
-		return true;
-	if (jb_pkt_safe(&j->facts, pc, breg, off, size) ||
-	    jb_value_safe(&j->facts, pc, breg, off, size, write))
-		return true;
-	return jb_is_ctx(&j->facts, pc, breg) &&
-	       ctx_field_ok(j, off, size, write);
-}
-
-/* Whether that access is left unchecked because of what the bounds
- * analysis proved (which rests on r1 == run->ctx at entry). */
-static bool by_facts(struct jit *j, uint32_t pc, int breg, int16_t off,
-		     int size, bool write)
-{
-	return jb_pkt_safe(&j->facts, pc, breg, off, size) ||
-	       jb_value_safe(&j->facts, pc, breg, off, size, write) ||
-	       (jb_is_ctx(&j->facts, pc, breg) &&
-		ctx_field_ok(j, off, size, write));
+	return !atomic && (jb_frame_access(j->fp_fixed, breg, off, size) ||
+			   by_facts(j, pc, breg, off, size, write));
 }
 
 /* Out-of-line abort stubs. */
@@ -733,7 +708,10 @@ static void mem_check(struct jit *j, uint32_t pc, int breg, int16_t off,
 	ok = new_label(j);
 	stk = new_label(j);
 	slow = new_label(j);
-	if (ctx_field_ok(j, off, size, write)) {
+	/* The rule depends on the program and the access only, so it is
+	 * asked at compile time: only such sites get the inline context
+	 * path, everything else takes the checks below. */
+	if (jb_ctx_field_ok(j->vm, off, size, write)) {
 		/* base == run->ctx (non-NULL): a field the rule allows. */
 		op_rm(j, true, false, 0x8b, 1, TMP, RUN, OFF_CTX);
 		uint32_t no_ctx = new_label(j);

@@ -100,8 +100,9 @@ struct hr_vm_prog {
 	 * at jit. */
 	uint32_t jit_checked;
 	/* The interpreter's prepared code (interp.h), made on first run
-	 * and kept here when interp_cache is set (hr_interp_prepare();
-	 * released with hr_interp_free()); otherwise made for each run. */
+	 * and kept here when interp_cache is set (for programs whose
+	 * instructions and calls no longer change; released with
+	 * hr_interp_free()); otherwise made for each run. */
 	struct hr_xcode *xcode;
 	bool interp_cache;
 };
@@ -181,12 +182,7 @@ uint64_t hr_interp_run(struct hr_run *run, uint64_t r1, uint64_t r2);
  */
 uint64_t hr_interp_resume(struct hr_run *run, const uint64_t regs[HR_NREGS]);
 
-/*
- * Lets the interpreter keep @vm's prepared code on it (and prepares it
- * now): for programs whose instructions and calls no longer change.
- * Returns 0 or -ENOMEM. Release with hr_interp_free().
- */
-int hr_interp_prepare(struct hr_vm_prog *vm);
+/* Releases the interpreter's prepared code kept on @vm (vm->xcode). */
 void hr_interp_free(struct hr_vm_prog *vm);
 
 /* The interpreter's run->callback: runs the function at @pc of run->vm one
