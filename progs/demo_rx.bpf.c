@@ -7,12 +7,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
-#include "hr_progs.h"
-
-extern int bpf_xdp_metadata_rx_hash(const struct xdp_md *ctx, __u32 *hash,
-				    enum xdp_rss_hash_type *rss_type) __ksym;
-extern int bpf_xdp_metadata_rx_timestamp(const struct xdp_md *ctx,
-					 __u64 *timestamp) __ksym;
+#include "hr_rx_kfuncs.h"
 
 struct demo_meta {
 	__u32 hash;

@@ -7,7 +7,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
-#include "hr_progs.h"
+#include "hr_rx_kfuncs.h"
 
 struct dev_hints_meta {
 	__s32 ret_ts;
@@ -19,14 +19,6 @@ struct dev_hints_meta {
 	__u16 vlan_tci;
 	__u64 ts;
 };
-
-extern int bpf_xdp_metadata_rx_timestamp(const struct xdp_md *ctx,
-					 __u64 *timestamp) __ksym;
-extern int bpf_xdp_metadata_rx_hash(const struct xdp_md *ctx, __u32 *hash,
-				    enum xdp_rss_hash_type *rss_type) __ksym;
-extern int bpf_xdp_metadata_rx_vlan_tag(const struct xdp_md *ctx,
-					__be16 *vlan_proto,
-					__u16 *vlan_tci) __ksym;
 
 SEC("xdp")
 int dev_hints(struct xdp_md *ctx)
