@@ -194,11 +194,13 @@ static uint8_t size_code(int size)
 static bool is_ldxu(const struct prep *p, uint32_t pc, uint32_t i, int size)
 {
 	const struct hr_insn *insn = &p->vm->insns[pc + i];
+	enum hr_xop op;
 
-	return pc + i < p->vm->cnt &&
-	       insn->code == (HR_LDX | HR_MEM | size_code(size)) &&
-	       mem_op(p, pc + i, insn) >= XOP_LDXU_B &&
-	       mem_op(p, pc + i, insn) <= XOP_LDXU_DW;
+	if (pc + i >= p->vm->cnt ||
+	    insn->code != (HR_LDX | HR_MEM | size_code(size)))
+		return false;
+	op = mem_op(p, pc + i, insn);
+	return op >= XOP_LDXU_B && op <= XOP_LDXU_DW;
 }
 
 static bool is_code(const struct hr_vm_prog *vm, uint32_t pc, uint8_t code)
@@ -227,6 +229,14 @@ static int xmem_kind(const struct prep *p, uint32_t pc)
 	if (op >= XOP_STXU_B && op <= XOP_STXU_DW)
 		return 4 + op - XOP_STXU_B;
 	return -1;
+}
+
+/* Two unchecked loads or stores side by side, or XOP_GENERIC. */
+static enum hr_xop pair_op(const struct prep *p, uint32_t pc)
+{
+	int a = xmem_kind(p, pc), b = a >= 0 ? xmem_kind(p, pc + 1) : -1;
+
+	return b >= 0 ? XOP_PAIR_LB_LB + 8 * a + b : XOP_GENERIC;
 }
 
 /* Fused forms starting at @pc, or XOP_GENERIC for none. */
@@ -263,12 +273,8 @@ static enum hr_xop fused_op(const struct prep *p, uint32_t pc)
 		if (is_ldxu(p, pc, 1, 4))
 			return XOP_ADD_LDXU_W;
 	}
-	if (HR_CLASS(insn->code) == HR_STX && xmem_kind(p, pc) >= 0 &&
-	    xmem_kind(p, pc + 1) >= 0)
-		return XOP_PAIR_LB_LB + 8 * xmem_kind(p, pc) +
-		       xmem_kind(p, pc + 1);
 	if (HR_CLASS(insn->code) != HR_LDX)
-		return XOP_GENERIC;
+		return pair_op(p, pc);
 	if (is_ldxu(p, pc, 0, 1) &&
 	    is_code(vm, pc + 1, HR_ALU64 | HR_LSH | HR_K) && insn[1].imm == 8 &&
 	    is_ldxu(p, pc, 2, 1) &&
@@ -293,10 +299,7 @@ static enum hr_xop fused_op(const struct prep *p, uint32_t pc)
 		if (is_ldxu(p, pc, 0, 4))
 			return XOP_LDXU_W_JEQ + ne;
 	}
-	if (xmem_kind(p, pc) >= 0 && xmem_kind(p, pc + 1) >= 0)
-		return XOP_PAIR_LB_LB + 8 * xmem_kind(p, pc) +
-		       xmem_kind(p, pc + 1);
-	return XOP_GENERIC;
+	return pair_op(p, pc);
 }
 
 static enum hr_xop slot_op(const struct prep *p, uint32_t pc)
