@@ -639,6 +639,17 @@ static bool plain_values(const struct hr_map *map)
 	return false;
 }
 
+struct hr_map *jb_own_map(const struct hr_vm_prog *vm, uint64_t ptr)
+{
+	const struct hr_object *obj = vm->prog ? vm->prog->obj : NULL;
+	unsigned int i;
+
+	for (i = 0; obj && i < obj->nmaps; i++)
+		if ((uint64_t)(uintptr_t)obj->maps[i] == ptr)
+			return obj->maps[i];
+	return NULL;
+}
+
 /* r0 after the call at @pc: a map value or NULL for bpf_map_lookup_elem
  * on a map of the program's own object (so the helper accepts it), else
  * unknown. */
@@ -646,28 +657,20 @@ static struct jb_reg lookup_result(const struct an *an, uint32_t pc,
 				   const struct jb_state *s)
 {
 	const struct hr_vm_prog *vm = an->vm;
-	const struct hr_object *obj = vm->prog ? vm->prog->obj : NULL;
 	const struct hr_insn *insn = &vm->insns[pc];
-	unsigned int i;
+	const struct hr_map *map;
 
 	if (!vm->calls || vm->calls[pc] != hr_helper_map_lookup_elem.fn ||
-	    HR_SRC(insn->code) == HR_X || s->r[1].t != JB_MAP || !obj)
+	    HR_SRC(insn->code) == HR_X || s->r[1].t != JB_MAP)
 		return unknown;
-	for (i = 0; i < obj->nmaps; i++) {
-		const struct hr_map *map = obj->maps[i];
-
-		if ((uint64_t)(uintptr_t)map != s->r[1].a || !plain_values(map))
-			continue;
-		if (!map->attr.value_size || map->attr.value_size > PKT_LIMIT)
-			return unknown;
-		return (struct jb_reg){
-			JB_VALUE_OR_NULL,
-			map->attr.value_size |
-				(map->rdonly_prog ? 0 : JB_VALUE_RW),
-			0, pc + 1
-		};
-	}
-	return unknown;
+	map = jb_own_map(vm, s->r[1].a);
+	if (!map || !plain_values(map) || !map->attr.value_size ||
+	    map->attr.value_size > PKT_LIMIT)
+		return unknown;
+	return (struct jb_reg){ JB_VALUE_OR_NULL,
+				map->attr.value_size |
+					(map->rdonly_prog ? 0 : JB_VALUE_RW),
+				0, pc + 1 };
 }
 
 static void step(struct an *an, uint32_t pc)

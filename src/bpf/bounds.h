@@ -87,6 +87,11 @@ bool jb_pkt_safe(const struct jb_facts *f, uint32_t pc, int breg, int off,
 bool jb_value_safe(const struct jb_facts *f, uint32_t pc, int breg, int off,
 		   int size, bool write);
 
+/* The map of @vm's own object at address @ptr (an ld_imm64 of a map
+ * that every run of the program is given, so helpers accept it), or
+ * NULL. */
+struct hr_map *jb_own_map(const struct hr_vm_prog *vm, uint64_t ptr);
+
 /* Whether the program type's rule allows [off, off + size) of the
  * context (a function of the program and the access only). */
 bool jb_ctx_field_ok(const struct hr_vm_prog *vm, int off, int size,

@@ -1267,20 +1267,16 @@ static bool inline_array_lookup(struct jit *j, uint32_t pc)
 {
 	const struct hr_vm_prog *vm = j->vm;
 	const struct jb_reg *r1 = jb_reg_at(&j->facts, pc, 1);
-	const struct hr_object *obj = vm->prog ? vm->prog->obj : NULL;
-	struct hr_map *map = NULL;
+	struct hr_map *map;
 	uint32_t k0 = 0, k1 = 1, null, done;
 	uint8_t *v0, *v1;
 	int64_t slot = 0;
 	int32_t koff;
-	unsigned int i;
 
 	if (vm->calls[pc] != hr_helper_map_lookup_elem.fn || !r1 ||
-	    r1->t != JB_MAP || !obj || !j->fp_fixed)
+	    r1->t != JB_MAP || !j->fp_fixed)
 		return false;
-	for (i = 0; i < obj->nmaps; i++)
-		if ((uint64_t)(uintptr_t)obj->maps[i] == r1->a)
-			map = obj->maps[i];
+	map = jb_own_map(vm, r1->a);
 	if (!map || map->ops != &hr_map_ops_array ||
 	    map->attr.type != HR_MAP_ARRAY || map->attr.key_size != 4 ||
 	    !map->attr.max_entries || !map->ops->lookup ||
