@@ -565,6 +565,8 @@ call:
 	run->pc = PC;
 	regs[0] =
 		vm->calls[PC](regs[1], regs[2], regs[3], regs[4], regs[5], run);
+after_call:
+	/* x is the call's slot, here and from the generic handler. */
 	if (unlikely(run->abort)) {
 		ret = vm->abort_ret;
 		goto out;
@@ -713,18 +715,7 @@ generic : {
 			run->pc = pc;
 			regs[0] = fn(regs[1], regs[2], regs[3], regs[4],
 				     regs[5], run);
-			if (run->abort) {
-				ret = vm->abort_ret;
-				goto out;
-			}
-			if (run->unwind) {
-				ret = regs[0];
-				goto out;
-			}
-			if (run->tail_call)
-				goto tail_call;
-			pc++;
-			break;
+			goto after_call;
 		}
 		if (op == HR_JA) {
 			delta = wide ? insn->off : insn->imm;
