@@ -28,7 +28,7 @@
 
 #define MAX_SLOTS 48
 #define MAX_FUNCS 3
-#define MAX_INSNS (MAX_FUNCS * (MAX_SLOTS * 5 + 16))
+#define MAX_INSNS (MAX_FUNCS * (MAX_SLOTS * 6 + 16))
 
 static struct jd_env env;
 /* This case runs under the XDP context rule with a struct xdp_md whose
@@ -116,7 +116,7 @@ enum slot_kind { S_PLAIN, S_JUMP, S_CALL };
 
 struct slot {
 	enum slot_kind kind;
-	struct hr_insn insn[5];
+	struct hr_insn insn[6];
 	int n;
 	int jat; /* the jump's index in the slot (S_JUMP) */
 	int target; /* slot index (jumps) or function (calls) */
@@ -334,7 +334,7 @@ static void gen_idiom(struct slot *s)
 	int16_t o = (int16_t)below(80);
 	int32_t k = chance(50) ? (int32_t)below(4) : rand_imm();
 
-	switch (below(8)) {
+	switch (below(9)) {
 	case 0: /* a 16-bit field read bytewise, maybe tested */
 		i[0] = ins(HR_LDX | HR_MEM | HR_B, d, 7, (int16_t)(o + 1), 0);
 		i[1] = ins(HR_ALU64 | HR_LSH | HR_K, d, 0, 0, 8);
@@ -396,6 +396,20 @@ static void gen_idiom(struct slot *s)
 		i[1] = ins(HR_LDX | HR_MEM | HR_W, d, 6, 4, 0);
 		i[2] = ins(HR_LDX | HR_MEM | HR_W, t, 6, chance(80) ? 0 : 8, 0);
 		s->n = 3;
+		return;
+	case 7: /* XDP's start: verdict, data_end, data, the first guard */
+		i[0] = ins(HR_ALU64 | HR_MOV | HR_K, 0, 0, 0, k);
+		i[1] = ins(HR_LDX | HR_MEM | HR_W, t, 6, 4, 0);
+		i[2] = ins(HR_LDX | HR_MEM | HR_W, d, 6, 0, 0);
+		i[3] = ins(HR_ALU64 | HR_MOV | HR_X, data_reg(),
+			   chance(85) ? d : t, 0, 0);
+		i[4] = ins(HR_ALU64 | HR_ADD | HR_K, i[3].dst, 0, 0,
+			   (int32_t)below(80));
+		i[5] = ins(HR_JMP | HR_JGT | HR_X, i[3].dst, chance(85) ? t : d,
+			   0, 0);
+		s->n = 6;
+		s->kind = S_JUMP;
+		s->jat = 5;
 		return;
 	default: /* loads and stores side by side (swap MACs) */
 		i[0] = ins(HR_LDX | HR_MEM | ld[below(3)], d, 7, o, 0);

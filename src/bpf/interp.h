@@ -21,7 +21,9 @@
 #ifndef HR_BPF_INTERP_H
 #define HR_BPF_INTERP_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "vm.h"
 
@@ -148,6 +150,31 @@ struct hr_xinsn {
 	int16_t off;
 	int32_t imm;
 };
+
+/*
+ * A slot's dst, src, off and imm in one 8-byte load: handlers are short
+ * of loads, not of arithmetic, so one load beats one per field.
+ */
+_Static_assert(offsetof(struct hr_xinsn, dst) == sizeof(void *) &&
+		       offsetof(struct hr_xinsn, src) == sizeof(void *) + 1 &&
+		       offsetof(struct hr_xinsn, off) == sizeof(void *) + 2 &&
+		       offsetof(struct hr_xinsn, imm) == sizeof(void *) + 4,
+	       "hr_xops() reads dst..imm as one word");
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "XO_*() take the fields of a little-endian word");
+
+static inline uint64_t hr_xops(const struct hr_xinsn *x)
+{
+	uint64_t w;
+
+	memcpy(&w, &x->dst, sizeof(w));
+	return w;
+}
+
+#define XO_DST(w) ((unsigned int)(w)&0xff)
+#define XO_SRC(w) ((unsigned int)((w) >> 8) & 0xff)
+#define XO_OFF(w) ((int64_t)(int16_t)((w) >> 16))
+#define XO_IMM(w) ((int64_t)(int32_t)((w) >> 32))
 
 struct hr_xcode {
 	struct hr_xinsn *safe;

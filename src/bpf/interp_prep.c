@@ -239,6 +239,31 @@ static enum hr_xop pair_op(const struct prep *p, uint32_t pc)
 	return b >= 0 ? XOP_PAIR_LB_LB + 8 * a + b : XOP_GENERIC;
 }
 
+/*
+ * Register shapes the fused handlers rely on (interp_fast.h carries a
+ * value in a local from one instruction to the next): clang's shapes.
+ * Other shapes are left to the plain slots.
+ */
+
+/* ldxb rA; lsh rA, 8; ldxb rC; or rA, rC (rC not rA, not its base). */
+static bool bytes16_regs(const struct hr_insn *i)
+{
+	return i[1].dst == i[0].dst && i[3].dst == i[0].dst &&
+	       i[3].src == i[2].dst && i[2].dst != i[0].dst &&
+	       i[2].src != i[0].dst;
+}
+
+/* mov r0, K; ldxw rE, [..]; ldxw rD, [..]; mov rP, rD; add rP, K;
+ * if rP > rE: neither load's base is overwritten before it is read, and
+ * rE holds data_end up to the test. */
+static bool prologue_regs(const struct hr_insn *i)
+{
+	return i[1].src != i[0].dst && i[2].src != i[0].dst &&
+	       i[2].src != i[1].dst && i[3].src == i[2].dst &&
+	       i[5].src == i[1].dst && i[1].dst != i[2].dst &&
+	       i[1].dst != i[3].dst;
+}
+
 /* Fused forms starting at @pc, or XOP_GENERIC for none. */
 static enum hr_xop fused_op(const struct prep *p, uint32_t pc)
 {
@@ -248,7 +273,8 @@ static enum hr_xop fused_op(const struct prep *p, uint32_t pc)
 	if (is_mov_add(vm, pc))
 		return is_bounds_jump(vm, pc) ? XOP_MOV_ADD_JGT : XOP_MOV_ADD;
 	if (is_code(vm, pc, HR_ALU64 | HR_MOV | HR_K)) {
-		if (fwd_jump(vm, pc + 1, HR_JMP | HR_JGT | HR_X))
+		if (fwd_jump(vm, pc + 1, HR_JMP | HR_JGT | HR_X) &&
+		    insn[1].dst == insn->dst)
 			return XOP_MOV_JGT;
 		if (fwd_jump(vm, pc + 1, HR_JMP | HR_JEQ | HR_K))
 			return XOP_MOV_JEQ;
@@ -258,14 +284,17 @@ static enum hr_xop fused_op(const struct prep *p, uint32_t pc)
 			return XOP_MOV_EXIT;
 		if (is_ldxu(p, pc, 1, 4) && is_ldxu(p, pc, 2, 4))
 			return is_mov_add(vm, pc + 3) &&
-					       is_bounds_jump(vm, pc + 3) ?
+					       is_bounds_jump(vm, pc + 3) &&
+					       prologue_regs(insn) ?
 				       XOP_PROLOGUE :
 				       XOP_MOV_LDXU_W2;
 	}
 	if (is_code(vm, pc, HR_ALU64 | HR_LSH | HR_K) &&
-	    is_code(vm, pc + 1, HR_ALU64 | HR_ADD | HR_X))
+	    is_code(vm, pc + 1, HR_ALU64 | HR_ADD | HR_X) &&
+	    insn[1].src == insn->dst)
 		return XOP_LSH_ADD;
-	if (is_code(vm, pc, HR_ALU64 | HR_ADD | HR_K)) {
+	if (is_code(vm, pc, HR_ALU64 | HR_ADD | HR_K) && pc + 1 < vm->cnt &&
+	    insn[1].src == insn->dst) {
 		if (is_ldxu(p, pc, 1, 1))
 			return XOP_ADD_LDXU_B;
 		if (is_ldxu(p, pc, 1, 2))
@@ -278,13 +307,18 @@ static enum hr_xop fused_op(const struct prep *p, uint32_t pc)
 	if (is_ldxu(p, pc, 0, 1) &&
 	    is_code(vm, pc + 1, HR_ALU64 | HR_LSH | HR_K) && insn[1].imm == 8 &&
 	    is_ldxu(p, pc, 2, 1) &&
-	    is_code(vm, pc + 3, HR_ALU64 | HR_OR | HR_X)) {
-		if (fwd_jump(vm, pc + 4, HR_JMP | HR_JEQ | HR_K))
+	    is_code(vm, pc + 3, HR_ALU64 | HR_OR | HR_X) &&
+	    bytes16_regs(insn)) {
+		bool test = pc + 4 < vm->cnt && insn[4].dst == insn->dst;
+
+		if (test && fwd_jump(vm, pc + 4, HR_JMP | HR_JEQ | HR_K))
 			return XOP_BYTES16_JEQ;
-		if (fwd_jump(vm, pc + 4, HR_JMP | HR_JNE | HR_K))
+		if (test && fwd_jump(vm, pc + 4, HR_JMP | HR_JNE | HR_K))
 			return XOP_BYTES16_JNE;
 		return XOP_BYTES16;
 	}
+	if (pc + 1 >= vm->cnt || insn[1].dst != insn->dst)
+		return pair_op(p, pc);
 	if (is_ldxu(p, pc, 0, 1) &&
 	    is_code(vm, pc + 1, HR_ALU64 | HR_AND | HR_K))
 		return XOP_LDXU_B_AND;
