@@ -341,14 +341,51 @@ static const char *progs_dir(void)
 	return dir;
 }
 
+/*
+ * Run r of every figure is timed with the stack moved by its own part of
+ * a page. Where the stack falls modulo the page moves the interpreters'
+ * figures by up to half (stack stores and the loads of packet, slots and
+ * context that alias them in the low 12 address bits), and the kernel
+ * places a process' stack at random within its page: with one placement
+ * a process, a figure was a draw. The median over placements spread
+ * across the page is the same from one process to the next.
+ */
+static size_t stack_shift(unsigned int r)
+{
+	return 16 + ((size_t)r * 4096 / runs & ~(size_t)15);
+}
+
+#define AT_SHIFT(r, stmt)                                      \
+	do {                                                   \
+		char pad_[stack_shift(r)];                     \
+                                                               \
+		__asm__ volatile("" : : "r"(pad_) : "memory"); \
+		stmt;                                          \
+	} while (0)
+
+/* @repeat calls of the C floor; ns a call. */
+__attribute__((noinline, aligned(64))) static double
+time_floor(uint32_t (*volatile fn)(void *), struct floor_ctx *c, uint32_t *ret)
+{
+	uint32_t r0 = 0;
+	unsigned int i;
+	double t0;
+
+	t0 = now_ns();
+	for (i = 0; i < repeat; i++)
+		r0 = fn(c);
+	*ret = r0;
+	return (now_ns() - t0) / repeat;
+}
+
 static void run_floor(struct bench *b)
 {
 	uint32_t (*volatile fn)(void *) = b->floor;
 	struct floor_ctx c;
 	uint8_t pkt[sizeof(packet)];
-	double v[MAX_RUNS], t0;
+	double v[MAX_RUNS];
 	uint32_t ret = 0;
-	unsigned int r, i;
+	unsigned int r;
 
 	static uint8_t frame[sizeof(packet) + 256];
 	struct hr_rxq_info rxq = { .meta_supported = true,
@@ -360,12 +397,8 @@ static void run_floor(struct bench *b)
 	c.data = frame + 256;
 	c.data_end = frame + 256 + sizeof(packet);
 	c.xdp = &xdp;
-	for (r = 0; r < runs; r++) {
-		t0 = now_ns();
-		for (i = 0; i < repeat; i++)
-			ret = fn(&c);
-		v[r] = (now_ns() - t0) / repeat;
-	}
+	for (r = 0; r < runs; r++)
+		AT_SHIFT(r, v[r] = time_floor(fn, &c, &ret));
 	summarize(&b->s[C_FLOOR], v, runs);
 	b->s[C_FLOOR].ret = ret;
 }
@@ -464,7 +497,7 @@ static void engine_loop(struct bench *b, struct hr_prog *prog, enum col col,
 	 * indirect call to the compiled code. */
 	fn = eng == HR_ENGINE_JIT ? hr_jit_entry(&prog->vm) : NULL;
 	for (r = 0; r < runs; r++) {
-		v[r] = time_loop(b, fn, eng, run, env, &ret);
+		AT_SHIFT(r, v[r] = time_loop(b, fn, eng, run, env, &ret));
 		if (run->abort) {
 			snprintf(b->note[col], sizeof(b->note[col]), "abort %s",
 				 hr_abort_str(run->abort));
@@ -533,9 +566,8 @@ static void run_headroom(struct bench *b, enum col col, enum hr_engine eng)
 			.engine = eng,
 		};
 
-		t0 = now_ns();
-		ret = hr_prog_test_run(prog, &o);
-		v[r] = (now_ns() - t0) / repeat;
+		AT_SHIFT(r, t0 = now_ns(); ret = hr_prog_test_run(prog, &o);
+			 v[r] = (now_ns() - t0) / repeat);
 		if (ret || o.abort) {
 			snprintf(b->note[col], sizeof(b->note[col]),
 				 "test run: %d, abort %s", ret,
@@ -796,13 +828,15 @@ static void run_dpdk(struct bench *b, unsigned int idx)
 		for (k = 0; k < 2; k++) {
 			if ((k ^ r) & 1) {
 				if (b->irun)
-					w[r] = time_loop(b, NULL,
-							 HR_ENGINE_INTERP,
-							 b->irun, b->ienv,
-							 &hret);
+					AT_SHIFT(r, w[r] = time_loop(
+							    b, NULL,
+							    HR_ENGINE_INTERP,
+							    b->irun, b->ienv,
+							    &hret));
 				continue;
 			}
-			v[r] = time_dpdk_interp(api.exec, bpf, pkt, &ret);
+			AT_SHIFT(r, v[r] = time_dpdk_interp(api.exec, bpf, pkt,
+							    &ret));
 		}
 	}
 	summarize(&b->s[C_DPDK_INTERP], v, runs);
@@ -824,12 +858,14 @@ static void run_dpdk(struct bench *b, unsigned int idx)
 		for (k = 0; k < 2; k++) {
 			if ((k ^ r) & 1) {
 				if (hfn)
-					w[r] = time_loop(b, hfn, HR_ENGINE_JIT,
+					AT_SHIFT(r,
+						 w[r] = time_loop(
+							 b, hfn, HR_ENGINE_JIT,
 							 b->jrun, b->jenv,
-							 &hret);
+							 &hret));
 				continue;
 			}
-			v[r] = time_dpdk(fn, pkt, &ret);
+			AT_SHIFT(r, v[r] = time_dpdk(fn, pkt, &ret));
 		}
 	}
 	summarize(&b->s[C_DPDK_JIT], v, runs);
@@ -868,8 +904,9 @@ static void run_pair(void)
 	for (r = 0; r < runs; r++) {
 		for (k = 0; k < 2; k++) {
 			x = k ^ (r & 1);
-			v[x][r] = time_loop(b[x], b[x]->jfn, HR_ENGINE_JIT,
-					    b[x]->jrun, b[x]->jenv, &ret[x]);
+			AT_SHIFT(r, v[x][r] = time_loop(
+					    b[x], b[x]->jfn, HR_ENGINE_JIT,
+					    b[x]->jrun, b[x]->jenv, &ret[x]));
 			if (b[x]->jrun->abort)
 				return;
 		}
