@@ -653,6 +653,93 @@ static void stress(uint32_t type, uint32_t ncpus)
 	hr_map_free(map);
 }
 
+/*
+ * A program's hash lookup takes no lock: while one thread replaces a key
+ * that is always present and inserts and deletes others (sharing its
+ * bucket: 4 buckets), lookups of that key on another thread must always
+ * find it, and of a key never inserted never.
+ */
+struct present_arg {
+	struct hr_map *map;
+	uint32_t key_size;
+	int done;
+	unsigned int misses, ghosts, lookups;
+};
+
+static void fill_key(uint8_t *k, uint32_t size, uint32_t n)
+{
+	memset(k, 0, size);
+	memcpy(k + size - 4, &n, 4); /* differ in the last word */
+}
+
+static void *present_writer(void *p)
+{
+	struct present_arg *a = p;
+	uint8_t key[16];
+	uint64_t val = 0;
+	unsigned int i, seed = 5;
+
+	for (i = 0; i < 200000; i++) {
+		uint32_t k = 1 + rand_r(&seed) % 12;
+
+		val++;
+		if (i % 3 == 0) {
+			fill_key(key, a->key_size, 0);
+			hr_map_update_elem(a->map, key, &val, HR_ANY);
+		} else if (i % 3 == 1) {
+			fill_key(key, a->key_size, k);
+			hr_map_update_elem(a->map, key, &val, HR_ANY);
+		} else {
+			fill_key(key, a->key_size, k);
+			hr_map_delete_elem(a->map, key);
+		}
+	}
+	__atomic_store_n(&a->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void *present_reader(void *p)
+{
+	struct present_arg *a = p;
+	uint8_t key[16], ghost[16];
+
+	fill_key(key, a->key_size, 0);
+	fill_key(ghost, a->key_size, 99);
+	while (!__atomic_load_n(&a->done, __ATOMIC_ACQUIRE)) {
+		if (!a->map->ops->lookup(a->map, key, 0))
+			a->misses++;
+		if (a->map->ops->lookup(a->map, ghost, 0))
+			a->ghosts++;
+		a->lookups++;
+	}
+	return NULL;
+}
+
+static void test_lockless_lookup(uint32_t key_size)
+{
+	struct present_arg a = { .key_size = key_size };
+	pthread_t w, r;
+	uint8_t key[16];
+	uint64_t val = 1;
+
+	CHECK_EQ(create(HR_MAP_HASH, key_size, 8, 4, 0, 1, &a.map), 0);
+	if (!a.map)
+		return;
+	fill_key(key, key_size, 0);
+	CHECK_EQ(hr_map_update_elem(a.map, key, &val, HR_NOEXIST), 0);
+	CHECK_EQ(pthread_create(&r, NULL, present_reader, &a), 0);
+	CHECK_EQ(pthread_create(&w, NULL, present_writer, &a), 0);
+	pthread_join(w, NULL);
+	pthread_join(r, NULL);
+	CHECK(a.lookups > 0, "the reader ran");
+	CHECK(a.misses == 0,
+	      "key %u bytes: %u of %u lookups missed a present key", key_size,
+	      a.misses, a.lookups);
+	CHECK(a.ghosts == 0, "key %u bytes: %u lookups found an absent key",
+	      key_size, a.ghosts);
+	hr_map_free(a.map);
+}
+
 int main(void)
 {
 	test_create_rules();
@@ -668,5 +755,7 @@ int main(void)
 	test_helpers();
 	stress(HR_MAP_HASH, 1);
 	stress(HR_MAP_PERCPU_HASH, 3);
+	test_lockless_lookup(4);
+	test_lockless_lookup(12);
 	return t_done();
 }

@@ -10,9 +10,12 @@
  * the value padded to 8 bytes. PERCPU_HASH keeps its values out of line:
  * one block per CPU, each with one slot per pool element.
  *
- * Locking. Each bucket has a spinlock taken by every lookup, update,
- * delete and walk of that bucket (a cheap, uncontended lock in the common
- * case). The pool has one lock for its free list and the element count;
+ * Locking. Each bucket has a spinlock taken by every update, delete and
+ * walk of that bucket, and by user space's lookups (which copy the value
+ * out). A program's lookup takes no lock, as the kernel's RCU readers
+ * take none (see hr_htab_find_lockless()): two workers looking up the
+ * same keys then share cache lines instead of bouncing a lock between
+ * them. The pool has one lock for its free list and the element count;
  * it is only ever taken inside a bucket lock or with none, never the
  * other way round.
  *
@@ -53,15 +56,27 @@
 #define HR_HTAB_RESERVE_MIN 256u
 #define HR_HTAB_RESERVE_MAX 65536u
 
+/*
+ * An element. Its fields change while lockless readers may read them, so
+ * every access to next, hash and key is atomic (relaxed, the links
+ * published with release). The key is stored as whole words, zero-padded.
+ */
 struct hr_htab_elem {
-	uint32_t next; /* index + 1 of the next in bucket or FIFO, 0: end */
+	uint32_t next; /* index + 1 of the next in bucket, 0: end */
 	uint32_t hash;
-	uint8_t key[]; /* key, padded to 8; then the HASH value */
+	/* The FIFO's link, apart from next: a reader standing on an element
+	 * that left its bucket still walks on along the bucket. */
+	uint32_t fifo;
+	uint32_t unused;
+	uint64_t key[]; /* key, padded to 8; then the HASH value */
 };
 
 struct hr_htab_bucket {
 	struct hr_spin lock;
 	uint32_t head; /* index + 1 of the first element, 0: empty */
+	/* Odd while a writer relinks the bucket, bumped twice a change: a
+	 * lockless walk that found nothing checks it did not race one. */
+	uint32_t seq;
 };
 
 struct hr_htab {
@@ -216,12 +231,69 @@ static uint8_t *hr_htab_value(const struct hr_htab *h, uint32_t idx1,
 
 static uint32_t hr_load_idx(const uint32_t *p)
 {
-	return __atomic_load_n(p, __ATOMIC_RELAXED);
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
+/* Links are published with release: who follows one sees the element's
+ * hash, key and value as they were filled. */
 static void hr_store_idx(uint32_t *p, uint32_t v)
 {
-	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+/* With @b locked: around a change of its links (a seqcount write). */
+static void hr_bucket_write_begin(struct hr_htab_bucket *b)
+{
+	__atomic_store_n(&b->seq, b->seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void hr_bucket_write_end(struct hr_htab_bucket *b)
+{
+	__atomic_store_n(&b->seq, b->seq + 1, __ATOMIC_RELEASE);
+}
+
+static uint32_t hr_elem_hash(const struct hr_htab_elem *e)
+{
+	return __atomic_load_n(&e->hash, __ATOMIC_RELAXED);
+}
+
+static void hr_elem_set(struct hr_htab_elem *e, uint32_t hash,
+			const uint8_t *key, uint32_t len)
+{
+	uint32_t i;
+	uint64_t w;
+
+	__atomic_store_n(&e->hash, hash, __ATOMIC_RELAXED);
+	for (i = 0; i + 8 <= len; i += 8) {
+		memcpy(&w, key + i, 8);
+		__atomic_store_n(&e->key[i / 8], w, __ATOMIC_RELAXED);
+	}
+	if (i < len)
+		__atomic_store_n(&e->key[i / 8], hr_key_tail(key + i, len - i),
+				 __ATOMIC_RELAXED);
+}
+
+static bool hr_elem_key_eq(const struct hr_htab_elem *e, const uint8_t *key,
+			   uint32_t len)
+{
+	uint32_t i;
+	uint64_t w;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		memcpy(&w, key + i, 8);
+		if (__atomic_load_n(&e->key[i / 8], __ATOMIC_RELAXED) != w)
+			return false;
+	}
+	return i == len || __atomic_load_n(&e->key[i / 8], __ATOMIC_RELAXED) ==
+				   hr_key_tail(key + i, len - i);
+}
+
+/* Copies an element's key out (whole words: the padding is zero). */
+static void hr_elem_key_copy(void *dst, const struct hr_htab_elem *e,
+			     uint32_t len)
+{
+	hr_map_value_load(dst, e->key, len);
 }
 
 /*
@@ -239,8 +311,8 @@ static uint32_t *hr_htab_find_link(const struct hr_map *map,
 	while ((idx1 = hr_load_idx(link)) != 0) {
 		struct hr_htab_elem *e = hr_htab_elem(h, idx1);
 
-		if (e->hash == hash &&
-		    memcmp(e->key, key, map->attr.key_size) == 0)
+		if (hr_elem_hash(e) == hash &&
+		    hr_elem_key_eq(e, key, map->attr.key_size))
 			return link;
 		link = &e->next;
 	}
@@ -264,7 +336,7 @@ static int64_t hr_htab_get_elem(struct hr_map *map, bool new_key)
 		ret = ++h->fresh;
 	} else if (h->fifo_head) {
 		ret = h->fifo_head;
-		h->fifo_head = hr_htab_elem(h, (uint32_t)ret)->next;
+		h->fifo_head = hr_htab_elem(h, (uint32_t)ret)->fifo;
 		if (!h->fifo_head)
 			h->fifo_tail = 0;
 	} else {
@@ -283,9 +355,9 @@ static void hr_htab_put_elem(struct hr_map *map, uint32_t idx1, bool was_key)
 	struct hr_htab *h = map->priv;
 
 	hr_spin_lock(&h->pool_lock);
-	hr_htab_elem(h, idx1)->next = 0;
+	hr_htab_elem(h, idx1)->fifo = 0;
 	if (h->fifo_tail)
-		hr_htab_elem(h, h->fifo_tail)->next = idx1;
+		hr_htab_elem(h, h->fifo_tail)->fifo = idx1;
 	else
 		h->fifo_head = idx1;
 	h->fifo_tail = idx1;
@@ -392,14 +464,18 @@ static int hr_htab_do_update(struct hr_map *map, const void *key,
 		goto out;
 	}
 	idx1 = (uint32_t)got;
-	hr_htab_elem(h, idx1)->hash = hash;
-	memcpy(hr_htab_elem(h, idx1)->key, key, map->attr.key_size);
+	hr_elem_set(hr_htab_elem(h, idx1), hash, key, map->attr.key_size);
 	hr_htab_init_values(map, idx1, value, cpu, all_cpus);
-	/* As the kernel: the new element goes first, the old one leaves. */
-	if (link)
-		hr_store_idx(link, hr_load_idx(&hr_htab_elem(h, old)->next));
+	/* As the kernel: the new element goes in first, then the old one
+	 * leaves, so that a lockless walk meets the key in one or the other. */
+	hr_bucket_write_begin(b);
 	hr_store_idx(&hr_htab_elem(h, idx1)->next, hr_load_idx(&b->head));
 	hr_store_idx(&b->head, idx1);
+	if (link == &b->head)
+		link = &hr_htab_elem(h, idx1)->next;
+	if (link)
+		hr_store_idx(link, hr_load_idx(&hr_htab_elem(h, old)->next));
+	hr_bucket_write_end(b);
 out:
 	hr_spin_unlock(&b->lock);
 	if (!ret && old && !h->percpu)
@@ -420,13 +496,53 @@ static int hr_htab_update_user(struct hr_map *map, const void *key,
 				 ((struct hr_htab *)map->priv)->percpu);
 }
 
+/*
+ * @key's element in @b without the lock: its index + 1, 0 when absent, or
+ * -1 when the walk cannot tell. Sound because the pool's memory is never
+ * given back before the map is freed, links are published after the
+ * element is filled, and an element that leaves a bucket keeps its next
+ * link (the FIFO has its own), so a walk standing on it goes on along the
+ * bucket, as an RCU walk of the kernel's does. An element found was the
+ * key's while the walk read it. "Absent" needs more: a walk that raced a
+ * change of the bucket can miss a key present throughout (standing past
+ * the head while a replacement goes in there and the old element leaves
+ * behind it), so it counts only when the bucket's seqcount did not move.
+ * An element reused for a key of another bucket while the walk stands on
+ * it could take the walk elsewhere: its hash then names that bucket
+ * (hashtab.c's nulls markers catch the same), or the steps outnumber the
+ * pool.
+ */
+static int64_t hr_htab_find_lockless(const struct hr_map *map,
+				     const struct hr_htab_bucket *b,
+				     const void *key, uint32_t hash)
+{
+	const struct hr_htab *h = map->priv;
+	uint32_t mask = h->n_buckets - 1, idx1, steps = 0, seq;
+
+	seq = __atomic_load_n(&b->seq, __ATOMIC_ACQUIRE);
+	if (seq & 1)
+		return -1;
+	for (idx1 = hr_load_idx(&b->head); idx1;
+	     idx1 = hr_load_idx(&hr_htab_elem(h, idx1)->next)) {
+		const struct hr_htab_elem *e = hr_htab_elem(h, idx1);
+		uint32_t eh = hr_elem_hash(e);
+
+		if (eh == hash && hr_elem_key_eq(e, key, map->attr.key_size))
+			return idx1;
+		if ((eh & mask) != (hash & mask) || ++steps > h->pool_n)
+			return -1;
+	}
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&b->seq, __ATOMIC_RELAXED) == seq ? 0 : -1;
+}
+
 static void *hr_htab_lookup(struct hr_map *map, const void *key,
 			    unsigned int cpu)
 {
 	struct hr_htab *h = map->priv;
 	struct hr_htab_bucket *b;
 	uint32_t hash, *link;
-	void *value = NULL;
+	int64_t idx1;
 
 	if (cpu >= h->ncopies) {
 		if (h->percpu)
@@ -435,12 +551,15 @@ static void *hr_htab_lookup(struct hr_map *map, const void *key,
 	}
 	hash = hr_map_hash(key, map->attr.key_size, h->seed);
 	b = hr_htab_bucket(h, hash);
-	hr_spin_lock(&b->lock);
-	link = hr_htab_find_link(map, b, key, hash);
-	if (link)
-		value = hr_htab_value(h, hr_load_idx(link), cpu);
-	hr_spin_unlock(&b->lock);
-	return value;
+	idx1 = hr_htab_find_lockless(map, b, key, hash);
+	if (idx1 < 0) {
+		/* Raced a writer: the locked walk decides. */
+		hr_spin_lock(&b->lock);
+		link = hr_htab_find_link(map, b, key, hash);
+		idx1 = link ? hr_load_idx(link) : 0;
+		hr_spin_unlock(&b->lock);
+	}
+	return idx1 ? hr_htab_value(h, (uint32_t)idx1, cpu) : NULL;
 }
 
 static int hr_htab_copy_value(struct hr_map *map, const void *key, void *value)
@@ -485,7 +604,9 @@ static int hr_htab_delete(struct hr_map *map, const void *key)
 		return -ENOENT;
 	}
 	idx1 = hr_load_idx(link);
+	hr_bucket_write_begin(b);
 	hr_store_idx(link, hr_load_idx(&hr_htab_elem(h, idx1)->next));
+	hr_bucket_write_end(b);
 	hr_spin_unlock(&b->lock);
 	hr_htab_put_elem(map, idx1, true);
 	return 0;
@@ -505,8 +626,8 @@ static int hr_htab_first_from(struct hr_map *map, uint32_t from, void *next)
 		hr_spin_lock(&b->lock);
 		idx1 = hr_load_idx(&b->head);
 		if (idx1)
-			memcpy(next, hr_htab_elem(h, idx1)->key,
-			       map->attr.key_size);
+			hr_elem_key_copy(next, hr_htab_elem(h, idx1),
+					 map->attr.key_size);
 		hr_spin_unlock(&b->lock);
 		if (idx1)
 			return 0;
@@ -537,7 +658,8 @@ static int hr_htab_get_next_key(struct hr_map *map, const void *key, void *next)
 	idx1 = hr_load_idx(link);
 	after = hr_load_idx(&hr_htab_elem(h, idx1)->next);
 	if (after)
-		memcpy(next, hr_htab_elem(h, after)->key, map->attr.key_size);
+		hr_elem_key_copy(next, hr_htab_elem(h, after),
+				 map->attr.key_size);
 	hr_spin_unlock(&b->lock);
 	if (after)
 		return 0;

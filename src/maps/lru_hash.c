@@ -208,7 +208,7 @@ static uint32_t *hr_lru_find(const struct hr_map *map, const void *key,
 		struct hr_lru_elem *e = hr_lru_elem(l, idx1);
 
 		if (e->hash == hash &&
-		    memcmp(e->key, key, map->attr.key_size) == 0)
+		    hr_key_eq(e->key, key, map->attr.key_size))
 			return link;
 		link = &e->next;
 	}

@@ -317,6 +317,37 @@ static uint64_t hr_rotl64(uint64_t x, int r)
 	return (x << r) | (x >> (64 - r));
 }
 
+/*
+ * The last @len (< 8) bytes of a key as one word, by
+ * loads of 4, 2 and 1 bytes: copying them into a zeroed word on the
+ * stack and loading that back stalls on the bytewise stores (no store
+ * forwarding into a wider load), which cost more than the rest of a
+ * 4-byte key's hash and lookup together.
+ */
+uint64_t hr_key_tail(const uint8_t *p, uint32_t len)
+{
+	uint64_t w = 0;
+	unsigned int shift = 0;
+	uint32_t v4;
+	uint16_t v2;
+
+	if (len & 4) {
+		memcpy(&v4, p, 4);
+		w = v4;
+		p += 4;
+		shift = 32;
+	}
+	if (len & 2) {
+		memcpy(&v2, p, 2);
+		w |= (uint64_t)v2 << shift;
+		p += 2;
+		shift += 16;
+	}
+	if (len & 1)
+		w |= (uint64_t)*p << shift;
+	return w;
+}
+
 /* A seeded 64-bit multiply-rotate hash of the key, folded to 32 bits. */
 uint32_t hr_map_hash(const void *key, uint32_t len, uint32_t seed)
 {
@@ -329,8 +360,7 @@ uint32_t hr_map_hash(const void *key, uint32_t len, uint32_t seed)
 		h = hr_rotl64(h ^ (w * m2), 31) * m1;
 	}
 	if (len) {
-		w = 0;
-		memcpy(&w, p, len);
+		w = hr_key_tail(p, len);
 		h = hr_rotl64(h ^ (w * m2), 31) * m1;
 	}
 	h ^= h >> 33;

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "map.h"
 
@@ -80,6 +81,29 @@ unsigned int hr_map_elem_regions(const struct hr_map *map,
 
 /* The hash and per-map seed of the hash-table map types. */
 uint32_t hr_map_hash(const void *key, uint32_t len, uint32_t seed);
+
+/* The last @len (< 8) bytes at @p as one word, the rest zero. */
+uint64_t hr_key_tail(const uint8_t *p, uint32_t len);
+
+/* Whether two keys of @len bytes are equal: the common 4- and 8-byte keys
+ * compared without a call. */
+static inline bool hr_key_eq(const void *a, const void *b, uint32_t len)
+{
+	uint64_t a8, b8;
+	uint32_t a4, b4;
+
+	if (len == 4) {
+		memcpy(&a4, a, 4);
+		memcpy(&b4, b, 4);
+		return a4 == b4;
+	}
+	if (len == 8) {
+		memcpy(&a8, a, 8);
+		memcpy(&b8, b, 8);
+		return a8 == b8;
+	}
+	return memcmp(a, b, len) == 0;
+}
 uint32_t hr_map_hash_seed(void);
 
 #endif /* HR_MAPS_MAP_IMPL_H */
