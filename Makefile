@@ -103,6 +103,9 @@ $(BUILD)/progs/%.o: progs/%.bpf.c $(wildcard progs/include/*.h)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+# Programs that include another one's source.
+$(BUILD)/progs/jit_percpu.o: progs/bench_lookup.bpf.c
+
 format:
 	clang-format -i $(FORMAT_SRCS)
 

@@ -7,8 +7,13 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
+/* progs/jit_percpu.bpf.c builds this program on a PERCPU_ARRAY. */
+#ifndef BENCH_LOOKUP_MAP_TYPE
+#define BENCH_LOOKUP_MAP_TYPE BPF_MAP_TYPE_ARRAY
+#endif
+
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(type, BENCH_LOOKUP_MAP_TYPE);
 	__uint(max_entries, 4);
 	__type(key, __u32);
 	__type(value, __u32);

@@ -30,6 +30,8 @@
 #include "harness.h"
 #include "jit_diff.h"
 
+#define HR_TEST_MAX_CPUS 3
+
 #define MAX_MEM 4096
 
 /* The suite's environment (conformance.h): helper 5 unwinds on 0. */
@@ -776,40 +778,104 @@ static struct hr_prog *open_prog(const char *file, struct hr_object **obj)
 	return hr_object_find_prog(*obj, NULL);
 }
 
+/* One run of @prog on a packet whose first byte is @key, as worker @cpu. */
+static uint32_t run_key_cpu(struct hr_prog *prog, unsigned int key,
+			    unsigned int cpu, enum hr_engine eng)
+{
+	uint8_t pkt[64] = { (uint8_t)key }, out[64 + 256];
+	struct hr_test_run_opts o = {
+		.sz = sizeof(o),
+		.data_in = pkt,
+		.data_size_in = sizeof(pkt),
+		.data_out = out,
+		.data_size_out = sizeof(out),
+		.repeat = 1,
+		.engine = eng,
+		.cpu = cpu,
+	};
+
+	CHECK_EQ(hr_prog_test_run(prog, &o), 0);
+	CHECK_EQ(o.abort, 0);
+	return o.retval;
+}
+
 /* ARRAY lookups, inlined by the JIT: in range, and out of range (NULL). */
 static void test_inline_array(void)
 {
 	struct hr_object *obj;
 	struct hr_prog *prog = open_prog("bench_lookup.o", &obj);
-	uint8_t pkt[64] = { 0 }, out[64 + 256];
-	unsigned int key, e;
-	uint32_t ret[2];
+	unsigned int key;
+	uint32_t a, b;
 
 	if (!prog)
 		return;
 	for (key = 0; key < 6; key++) {
-		for (e = 0; e < 2; e++) {
-			struct hr_test_run_opts o = {
-				.sz = sizeof(o),
-				.data_in = pkt,
-				.data_size_in = sizeof(pkt),
-				.data_out = out,
-				.data_size_out = sizeof(out),
-				.repeat = 1,
-				.engine = e ? HR_ENGINE_JIT : HR_ENGINE_INTERP,
-			};
-
-			pkt[0] = (uint8_t)key;
-			CHECK_EQ(hr_prog_test_run(prog, &o), 0);
-			CHECK_EQ(o.abort, 0);
-			ret[e] = o.retval;
-		}
+		a = run_key_cpu(prog, key, 0, HR_ENGINE_INTERP);
+		b = run_key_cpu(prog, key, 0, HR_ENGINE_JIT);
 		/* Each engine added one to the value: 1 then 2. */
-		CHECK(ret[0] == (key < 4 ? 1u : 7u) &&
-			      ret[1] == (key < 4 ? 2u : 7u),
-		      "array key %u: interp %u, JIT %u", key, ret[0], ret[1]);
+		CHECK(a == (key < 4 ? 1u : 7u) && b == (key < 4 ? 2u : 7u),
+		      "array key %u: interp %u, JIT %u", key, a, b);
 	}
 	CHECK(prog->vm.jit != NULL, "bench_lookup not compiled");
+	hr_object_close(obj);
+}
+
+/*
+ * PERCPU_ARRAY lookups, inlined by the JIT: each worker's own value, NULL
+ * for a key or a worker out of range, and afterwards every CPU's values
+ * as both engines' increments left them.
+ */
+static void test_inline_percpu_array(void)
+{
+	struct hr_object_open_opts oo = { .sz = sizeof(oo), .ncpus = 3 };
+	struct hr_object *obj = NULL;
+	struct hr_prog *prog = NULL;
+	struct hr_map *map;
+	char path[4200];
+	uint32_t want[4][HR_TEST_MAX_CPUS] = { { 0 } },
+		 got[HR_TEST_MAX_CPUS * 2];
+	unsigned int key, cpu, ncpus, c;
+
+	/* Three workers, so that each has a block of its own. */
+	snprintf(path, sizeof(path), "%s/jit_percpu.o", t_progs_dir());
+	CHECK_EQ(hr_object_open(path, &oo, &obj), 0);
+	if (obj)
+		prog = hr_object_find_prog(obj, NULL);
+	if (!prog)
+		return;
+	map = hr_object_find_map(obj, "values");
+	CHECK(map != NULL, "jit_percpu: no map");
+	if (!map)
+		goto out;
+	ncpus = map->attr.ncpus;
+	CHECK_EQ(ncpus, 3);
+	if (ncpus != 3)
+		goto out;
+	for (cpu = 0; cpu <= ncpus; cpu++) {
+		for (key = 0; key < 6; key++) {
+			bool hit = key < 4 && cpu < ncpus;
+			uint32_t a =
+				run_key_cpu(prog, key, cpu, HR_ENGINE_INTERP);
+			uint32_t b = run_key_cpu(prog, key, cpu, HR_ENGINE_JIT);
+
+			CHECK(a == (hit ? want[key][cpu] + 1 : 7u) &&
+				      b == (hit ? want[key][cpu] + 2 : 7u),
+			      "percpu key %u cpu %u: interp %u, JIT %u (had %u)",
+			      key, cpu, a, b, hit ? want[key][cpu] : 0);
+			if (hit)
+				want[key][cpu] += 2;
+		}
+	}
+	for (key = 0; key < 4; key++) {
+		CHECK_EQ(hr_map_lookup_elem(map, &key, got), 0);
+		/* One 8-byte slot a CPU (values rounded up to 8). */
+		for (c = 0; c < ncpus; c++)
+			CHECK(got[2 * c] == want[key][c],
+			      "key %u cpu %u: %u, want %u", key, c, got[2 * c],
+			      want[key][c]);
+	}
+	CHECK(prog->vm.jit != NULL, "jit_percpu not compiled");
+out:
 	hr_object_close(obj);
 }
 
@@ -1085,6 +1151,7 @@ int main(void)
 	test_wx();
 	test_pkt_guards();
 	test_inline_array();
+	test_inline_percpu_array();
 	test_inline_hints();
 	test_tail_callbacks();
 	free(env.vm.calls);

@@ -239,6 +239,7 @@ enum {
 #define OFF_DEPTH ((int32_t)offsetof(struct hr_run, depth))
 #define OFF_PC ((int32_t)offsetof(struct hr_run, pc))
 #define OFF_CTX ((int32_t)offsetof(struct hr_run, ctx))
+#define OFF_CPU ((int32_t)offsetof(struct hr_run, cpu))
 #define OFF_PRIV ((int32_t)offsetof(struct hr_run, priv))
 #define OFF_RX_HINTS ((int32_t)offsetof(struct hr_run, rx_hints))
 #define OFF_RX_HINTS_OK ((int32_t)offsetof(struct hr_run, rx_hints_ok))
@@ -1255,33 +1256,38 @@ static void emit_local_call(struct jit *j, uint32_t pc,
 }
 
 /*
- * bpf_map_lookup_elem on an ARRAY map named by an ld_imm64 constant, with
- * the key on this frame's stack: hr_run_map() accepts the map (it is one
- * of the program's object, which every run of the program is given) and
- * hr_run_mem() the key (the stack rule), so the helper's answer is
- * array.c's: base + key * slot, or NULL when key >= max_entries. The
- * values do not move (preallocated), so base and slot are asked of the
- * map's own lookup once, here.
+ * bpf_map_lookup_elem on an ARRAY or PERCPU_ARRAY map named by an ld_imm64
+ * constant, with the key on this frame's stack: hr_run_map() accepts the
+ * map (it is one of the program's object, which every run of the program
+ * is given) and hr_run_mem() the key (the stack rule), so the helper's
+ * answer is array.c's: base + cpu * block + key * slot, or NULL when
+ * key >= max_entries or (per-CPU) run->cpu >= the map's CPUs. The values
+ * do not move (preallocated), so base, slot and block are asked of the
+ * map's own lookup once, here, as the kernel's array_map_gen_lookup and
+ * percpu_array_map_gen_lookup emit them.
  */
 static bool inline_array_lookup(struct jit *j, uint32_t pc)
 {
 	const struct hr_vm_prog *vm = j->vm;
 	const struct jb_reg *r1 = jb_reg_at(&j->facts, pc, 1);
 	struct hr_map *map;
-	uint32_t k0 = 0, k1 = 1, null, done;
+	uint32_t k0 = 0, k1 = 1, null, done, ncpus = 1;
 	uint8_t *v0, *v1;
-	int64_t slot = 0;
+	int64_t slot = 0, block = 0;
 	int32_t koff;
+	bool percpu;
 
 	if (vm->calls[pc] != hr_helper_map_lookup_elem.fn || !r1 ||
 	    r1->t != JB_MAP || !j->fp_fixed)
 		return false;
 	map = jb_own_map(vm, r1->a);
 	if (!map || map->ops != &hr_map_ops_array ||
-	    map->attr.type != HR_MAP_ARRAY || map->attr.key_size != 4 ||
-	    !map->attr.max_entries || !map->ops->lookup ||
-	    !jb_fp_arg(&j->facts, pc, 2, 4, &koff))
+	    (map->attr.type != HR_MAP_ARRAY &&
+	     map->attr.type != HR_MAP_PERCPU_ARRAY) ||
+	    map->attr.key_size != 4 || !map->attr.max_entries ||
+	    !map->ops->lookup || !jb_fp_arg(&j->facts, pc, 2, 4, &koff))
 		return false;
+	percpu = map->attr.type == HR_MAP_PERCPU_ARRAY;
 	v0 = map->ops->lookup(map, &k0, 0);
 	if (!v0)
 		return false;
@@ -1291,6 +1297,17 @@ static bool inline_array_lookup(struct jit *j, uint32_t pc)
 			return false;
 		slot = v1 - v0;
 	}
+	if (percpu) {
+		ncpus = map->attr.ncpus;
+		if (!ncpus || ncpus > INT32_MAX)
+			return false;
+		if (ncpus > 1) {
+			v1 = map->ops->lookup(map, &k0, 1);
+			if (!v1 || v1 <= v0 || v1 - v0 > INT32_MAX)
+				return false;
+			block = v1 - v0;
+		}
+	}
 	null = new_label(j);
 	done = new_label(j);
 	op_rm(j, false, false, 0x8b, 1, RAX, RBP, koff); /* eax = key */
@@ -1299,6 +1316,15 @@ static bool inline_array_lookup(struct jit *j, uint32_t pc)
 	jcc_to(j, CC_AE, null);
 	op_rr(j, true, false, 0x69, 1, RAX, RAX); /* imul rax, slot */
 	emit4(j, (uint32_t)slot);
+	if (percpu) {
+		op_rm(j, false, false, 0x8b, 1, R11, RUN, OFF_CPU);
+		op_rr(j, false, false, 0x81, 1, 7, R11); /* cmp r11d, ncpus */
+		emit4(j, ncpus);
+		jcc_to(j, CC_AE, null);
+		op_rr(j, true, false, 0x69, 1, R11, R11); /* imul r11, block */
+		emit4(j, (uint32_t)block);
+		op_rr(j, true, false, 0x01, 1, R11, RAX); /* add rax, r11 */
+	}
 	mov_ri(j, R11, (uint64_t)(uintptr_t)v0);
 	op_rr(j, true, false, 0x01, 1, R11, RAX); /* add rax, r11 */
 	jmp_to(j, done);
