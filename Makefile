@@ -104,7 +104,8 @@ $(BUILD)/progs/%.o: progs/%.bpf.c $(wildcard progs/include/*.h)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 # Programs that include another one's source.
-$(BUILD)/progs/jit_percpu.o: progs/bench_lookup.bpf.c
+$(BUILD)/progs/jit_percpu.o $(BUILD)/progs/jit_percpu_hash.o \
+	$(BUILD)/progs/jit_lru_percpu.o: progs/bench_lookup.bpf.c
 
 format:
 	clang-format -i $(FORMAT_SRCS)

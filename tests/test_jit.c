@@ -821,11 +821,13 @@ static void test_inline_array(void)
 }
 
 /*
- * PERCPU_ARRAY lookups, inlined by the JIT: each worker's own value, NULL
- * for a key or a worker out of range, and afterwards every CPU's values
- * as both engines' increments left them.
+ * Per-CPU lookups the JIT does without the helper (PERCPU_ARRAY inline,
+ * PERCPU_HASH and LRU_PERCPU_HASH by a direct call; @fill: put keys 0..3
+ * in first): each worker's own value, NULL for a key or a worker out of
+ * range, and afterwards every CPU's values as both engines' increments
+ * left them.
  */
-static void test_inline_percpu_array(void)
+static void test_percpu_lookups(const char *file, bool fill)
 {
 	struct hr_object_open_opts oo = { .sz = sizeof(oo), .ncpus = 3 };
 	struct hr_object *obj = NULL;
@@ -837,20 +839,23 @@ static void test_inline_percpu_array(void)
 	unsigned int key, cpu, ncpus, c;
 
 	/* Three workers, so that each has a block of its own. */
-	snprintf(path, sizeof(path), "%s/jit_percpu.o", t_progs_dir());
+	snprintf(path, sizeof(path), "%s/%s", t_progs_dir(), file);
 	CHECK_EQ(hr_object_open(path, &oo, &obj), 0);
 	if (obj)
 		prog = hr_object_find_prog(obj, NULL);
 	if (!prog)
 		return;
 	map = hr_object_find_map(obj, "values");
-	CHECK(map != NULL, "jit_percpu: no map");
+	CHECK(map != NULL, "%s: no map", file);
 	if (!map)
 		goto out;
 	ncpus = map->attr.ncpus;
 	CHECK_EQ(ncpus, 3);
 	if (ncpus != 3)
 		goto out;
+	memset(got, 0, sizeof(got));
+	for (key = 0; fill && key < 4; key++)
+		CHECK_EQ(hr_map_update_elem(map, &key, got, HR_NOEXIST), 0);
 	for (cpu = 0; cpu <= ncpus; cpu++) {
 		for (key = 0; key < 6; key++) {
 			bool hit = key < 4 && cpu < ncpus;
@@ -860,8 +865,8 @@ static void test_inline_percpu_array(void)
 
 			CHECK(a == (hit ? want[key][cpu] + 1 : 7u) &&
 				      b == (hit ? want[key][cpu] + 2 : 7u),
-			      "percpu key %u cpu %u: interp %u, JIT %u (had %u)",
-			      key, cpu, a, b, hit ? want[key][cpu] : 0);
+			      "%s key %u cpu %u: interp %u, JIT %u (had %u)",
+			      file, key, cpu, a, b, hit ? want[key][cpu] : 0);
 			if (hit)
 				want[key][cpu] += 2;
 		}
@@ -874,7 +879,7 @@ static void test_inline_percpu_array(void)
 			      "key %u cpu %u: %u, want %u", key, c, got[2 * c],
 			      want[key][c]);
 	}
-	CHECK(prog->vm.jit != NULL, "jit_percpu not compiled");
+	CHECK(prog->vm.jit != NULL, "%s not compiled", file);
 out:
 	hr_object_close(obj);
 }
@@ -1151,7 +1156,9 @@ int main(void)
 	test_wx();
 	test_pkt_guards();
 	test_inline_array();
-	test_inline_percpu_array();
+	test_percpu_lookups("jit_percpu.o", false);
+	test_percpu_lookups("jit_percpu_hash.o", true);
+	test_percpu_lookups("jit_lru_percpu.o", true);
 	test_inline_hints();
 	test_tail_callbacks();
 	free(env.vm.calls);

@@ -1334,6 +1334,45 @@ static bool inline_array_lookup(struct jit *j, uint32_t pc)
 	return true;
 }
 
+/*
+ * bpf_map_lookup_elem on a hash map (HASH, LRU_HASH and their per-CPU
+ * forms) named by an ld_imm64 constant, with the key on this frame's
+ * stack: a direct call of the map's own lookup, map->ops->lookup(map,
+ * key, run->cpu), which is what the helper calls after hr_run_map() has
+ * accepted the map (one of the program's object) and hr_run_mem() the key
+ * (the stack rule), so the answer is the same. Those lookups read the key
+ * bytewise-safe (memcpy), so the helper's copy of an unaligned key is not
+ * needed, and they never end the run, so nothing is tested after.
+ */
+static bool direct_hash_lookup(struct jit *j, uint32_t pc)
+{
+	const struct hr_vm_prog *vm = j->vm;
+	const struct jb_reg *r1 = jb_reg_at(&j->facts, pc, 1);
+	struct hr_map *map;
+	uint32_t type;
+	int32_t koff;
+
+	if (vm->calls[pc] != hr_helper_map_lookup_elem.fn || !r1 ||
+	    r1->t != JB_MAP || !j->fp_fixed)
+		return false;
+	map = jb_own_map(vm, r1->a);
+	if (!map)
+		return false;
+	type = map->attr.type;
+	if ((type != HR_MAP_HASH && type != HR_MAP_PERCPU_HASH &&
+	     type != HR_MAP_LRU_HASH && type != HR_MAP_LRU_PERCPU_HASH) ||
+	    map->ops != hr_map_ops_for(type) || !map->ops->lookup ||
+	    !jb_fp_arg(&j->facts, pc, 2, (int)map->attr.key_size, &koff))
+		return false;
+	save_args(j);
+	mov_ri(j, RDI, (uint64_t)(uintptr_t)map);
+	op_rm(j, true, false, 0x8d, 1, RSI, RBP, koff); /* lea rsi, key */
+	op_rm(j, false, false, 0x8b, 1, RDX, RUN, OFF_CPU);
+	call_abs(j, (const void *)map->ops->lookup);
+	restore_args(j);
+	return true;
+}
+
 /* A cold stub: rax = @v (a helper's negative int as its u64), then back
  * to @done. Returns its label. For hot code (it is emitted where the cold
  * section is now). */
@@ -1636,8 +1675,8 @@ static void emit_call(struct jit *j, uint32_t pc, const struct hr_insn *insn)
 		jmp_to(j, abort_stub(j, pc, HR_ABORT_UNKNOWN_CALL, false, pc));
 		return;
 	}
-	if (inline_array_lookup(j, pc) || inline_hint(j, pc) ||
-	    inline_adjust_meta(j, pc))
+	if (inline_array_lookup(j, pc) || direct_hash_lookup(j, pc) ||
+	    inline_hint(j, pc) || inline_adjust_meta(j, pc))
 		return;
 	emit_helper(j, pc, fn);
 }
