@@ -412,11 +412,113 @@ static void test_task_helpers_rejected(void)
 	hr_object_close(obj);
 }
 
+/*
+ * A program's trie lookup takes no lock: while one thread replaces
+ * 10.0.0.0/8 and adds and removes longer prefixes under it and beside it,
+ * lookups of 10.1.2.3 on another must always match one of them, and of
+ * 12.0.0.1 never.
+ */
+struct lpm_race {
+	struct hr_map *m;
+	int done;
+	unsigned int misses, ghosts, wrong, lookups, failed;
+};
+
+static void *lpm_writer(void *p)
+{
+	struct lpm_race *a = p;
+	unsigned int i, seed = 11;
+	/* Not lpm_put(): the checks' counters are the main thread's. */
+#define PUT(x, y, z, plen, val)                                 \
+	do {                                                    \
+		struct lpm_key k_ = { plen, { x, y, z, 0 } };   \
+		uint32_t v_ = val;                              \
+                                                                \
+		if (hr_map_update_elem(a->m, &k_, &v_, HR_ANY)) \
+			a->failed++;                            \
+	} while (0)
+
+	for (i = 0; i < 100000; i++) {
+		uint8_t b = (uint8_t)(rand_r(&seed) % 4), c = (uint8_t)i;
+		struct lpm_key k16 = { 16, { 10, b, 0, 0 } };
+		struct lpm_key k24 = { 24, { 10, 1, c, 0 } };
+		struct lpm_key k8 = { 8, { 11, b, 0, 0 } };
+
+		switch (i % 5) {
+		case 0:
+			PUT(10, 0, 0, 8, 8);
+			break;
+		case 1:
+			PUT(10, b, 0, 16, 16);
+			break;
+		case 2:
+			hr_map_delete_elem(a->m, &k16);
+			break;
+		case 3:
+			PUT(10, 1, c, 24, 24);
+			PUT(11, b, 0, 8, 11);
+			break;
+		default:
+			hr_map_delete_elem(a->m, &k24);
+			hr_map_delete_elem(a->m, &k8);
+			break;
+		}
+	}
+#undef PUT
+	__atomic_store_n(&a->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void *lpm_reader(void *p)
+{
+	struct lpm_race *a = p;
+	struct lpm_key k = { 32, { 10, 1, 2, 3 } }, g = { 32, { 12, 0, 0, 1 } };
+
+	while (!__atomic_load_n(&a->done, __ATOMIC_ACQUIRE)) {
+		uint32_t *v = a->m->ops->lookup(a->m, &k, 0), x;
+
+		if (!v) {
+			a->misses++;
+		} else {
+			x = __atomic_load_n(v, __ATOMIC_RELAXED);
+			if (x != 8 && x != 16 && x != 24)
+				a->wrong++;
+		}
+		if (a->m->ops->lookup(a->m, &g, 0))
+			a->ghosts++;
+		a->lookups++;
+	}
+	return NULL;
+}
+
+static void test_lpm_lockless(void)
+{
+	struct lpm_race a = { 0 };
+	pthread_t w, r;
+
+	CHECK_EQ(mk(HR_MAP_LPM_TRIE, 8, 4, 64, HR_F_NO_PREALLOC, &a.m), 0);
+	if (!a.m)
+		return;
+	lpm_put(a.m, 10, 0, 0, 8, 8);
+	CHECK_EQ(pthread_create(&r, NULL, lpm_reader, &a), 0);
+	CHECK_EQ(pthread_create(&w, NULL, lpm_writer, &a), 0);
+	pthread_join(w, NULL);
+	pthread_join(r, NULL);
+	CHECK(a.lookups > 0, "the reader ran");
+	CHECK(a.misses == 0, "%u of %u lookups missed 10.0.0.0/8", a.misses,
+	      a.lookups);
+	CHECK(a.wrong == 0, "%u lookups saw another prefix's value", a.wrong);
+	CHECK(a.ghosts == 0, "%u lookups matched 12.0.0.1", a.ghosts);
+	CHECK_EQ(a.failed, 0);
+	hr_map_free(a.m);
+}
+
 int main(void)
 {
 	test_create_rules();
 	test_lru();
 	test_lpm();
+	test_lpm_lockless();
 	test_queue_stack();
 	test_ringbuf();
 	test_map_in_map();

@@ -11,8 +11,16 @@
  * covers every value a lookup can return. Freed nodes go through a FIFO
  * and are reused only after many later allocations, as hash.c explains,
  * standing in for the kernel's RCU-delayed free. One spinlock a trie
- * covers every operation (the kernel's trie->lock, also for lookups here,
- * which the kernel does under RCU).
+ * covers every change and walk (the kernel's trie->lock); a program's
+ * lookup takes none, as the kernel's runs under RCU alone: as there, a
+ * node is filled before a link to it is published (release), links and
+ * the intermediate flag are the only fields changed in a linked node, and
+ * a node that leaves the trie keeps its children, so a lookup standing on
+ * it still ends in the trie. The fields a lookup reads are written and
+ * read with atomics. Unlike RCU, reuse is delayed by distance, not time:
+ * a lookup preempted long enough could stand on a node reused meanwhile,
+ * so one that raced a change (the trie's seqcount moved) is done again
+ * under the lock.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -49,6 +57,7 @@ struct hr_lpm_node {
 
 struct hr_lpm {
 	struct hr_spin lock;
+	uint32_t seq; /* odd while a change is being made */
 	uint32_t root;
 	uint32_t n_entries;
 	uint32_t data_size;
@@ -133,6 +142,27 @@ static void hr_lpm_free(struct hr_map *map)
 	map->priv = NULL;
 }
 
+/* A link (root or child) read by a lockless lookup, and its publication. */
+static uint32_t hr_link(const uint32_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static void hr_set_link(uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+static uint32_t hr_get32(const uint32_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static void hr_set32(uint32_t *p, uint32_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
 static struct hr_lpm_node *hr_node(const struct hr_lpm *t, uint32_t idx1)
 {
 	return idx1 ? (struct hr_lpm_node *)(t->pool + (size_t)(idx1 - 1) *
@@ -158,12 +188,25 @@ static uint32_t hr_node_alloc(struct hr_map *map, const void *value)
 		return 0;
 	}
 	n = hr_node(t, idx1);
-	n->child[0] = n->child[1] = 0;
-	n->flags = 0;
+	hr_set32(&n->child[0], 0);
+	hr_set32(&n->child[1], 0);
+	hr_set32(&n->flags, 0);
 	if (value)
 		hr_map_value_store((uint8_t *)n + t->val_off, value,
 				   map->attr.value_size);
 	return idx1;
+}
+
+/* Prefix and data of a node not yet linked (lookups may still stand on
+ * it from an earlier use). */
+static void hr_node_set_key(const struct hr_lpm *t, struct hr_lpm_node *n,
+			    uint32_t prefixlen, const uint8_t *data)
+{
+	uint32_t i;
+
+	hr_set32(&n->prefixlen, prefixlen);
+	for (i = 0; i < t->data_size; i++)
+		__atomic_store_n(&n->data[i], data[i], __ATOMIC_RELAXED);
 }
 
 static void hr_node_put(struct hr_lpm *t, uint32_t idx1)
@@ -188,12 +231,14 @@ static uint32_t hr_lpm_match(const struct hr_lpm *t,
 			     const struct hr_lpm_node *node,
 			     const struct hr_lpm_key *key)
 {
-	uint32_t limit = node->prefixlen < key->prefixlen ? node->prefixlen :
-							    key->prefixlen;
+	uint32_t plen = hr_get32(&node->prefixlen);
+	uint32_t limit = plen < key->prefixlen ? plen : key->prefixlen;
 	uint32_t i, len = 0;
 
 	for (i = 0; i < t->data_size; i++) {
-		uint8_t diff = node->data[i] ^ key->data[i];
+		uint8_t diff =
+			__atomic_load_n(&node->data[i], __ATOMIC_RELAXED) ^
+			key->data[i];
 
 		if (diff) {
 			len += __builtin_clz((uint32_t)diff) - 24;
@@ -211,36 +256,68 @@ static uint8_t *hr_node_value(const struct hr_lpm *t, struct hr_lpm_node *n)
 	return (uint8_t *)n + t->val_off;
 }
 
-static void *hr_lpm_lookup(struct hr_map *map, const void *_key,
-			   unsigned int cpu)
+/* With the lock: around a change (a seqcount write). */
+static void hr_lpm_write_begin(struct hr_lpm *t)
 {
-	struct hr_lpm *t = map->priv;
-	const struct hr_lpm_key *key = _key;
-	struct hr_lpm_node *node, *found = NULL;
-	void *ret = NULL;
+	__atomic_store_n(&t->seq, t->seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
 
-	if (key->prefixlen > t->max_prefixlen)
-		return NULL;
-	hr_spin_lock(&t->lock);
-	for (node = hr_node(t, t->root); node;) {
+static void hr_lpm_write_end(struct hr_lpm *t)
+{
+	__atomic_store_n(&t->seq, t->seq + 1, __ATOMIC_RELEASE);
+}
+
+/* The longest match for @key: its node, or NULL. */
+static struct hr_lpm_node *hr_lpm_walk(const struct hr_lpm *t,
+				       const struct hr_lpm_key *key)
+{
+	struct hr_lpm_node *node, *found = NULL;
+	uint32_t steps = 0;
+
+	for (node = hr_node(t, hr_link(&t->root)); node;) {
 		uint32_t matchlen = hr_lpm_match(t, node, key);
+		uint32_t plen = hr_get32(&node->prefixlen);
 
 		if (matchlen == t->max_prefixlen) {
 			found = node;
 			break;
 		}
-		if (matchlen < node->prefixlen)
+		/* plen < max: a reused node could say otherwise, and the
+		 * bit index must stay inside the key. */
+		if (matchlen < plen || plen >= t->max_prefixlen)
 			break;
-		if (!(node->flags & HR_LPM_FLAG_IM))
+		if (!(hr_get32(&node->flags) & HR_LPM_FLAG_IM))
 			found = node;
+		/* Prefixes grow down a trie: more steps, a reused node. */
+		if (++steps > t->max_prefixlen)
+			break;
 		node = hr_node(
 			t,
-			node->child[hr_extract_bit(key->data, node->prefixlen)]);
+			hr_link(&node->child[hr_extract_bit(key->data, plen)]));
 	}
-	if (found)
-		ret = hr_node_value(t, found);
-	hr_spin_unlock(&t->lock);
-	return ret;
+	return found;
+}
+
+static void *hr_lpm_lookup(struct hr_map *map, const void *_key,
+			   unsigned int cpu)
+{
+	struct hr_lpm *t = map->priv;
+	const struct hr_lpm_key *key = _key;
+	struct hr_lpm_node *found;
+	uint32_t seq;
+
+	if (key->prefixlen > t->max_prefixlen)
+		return NULL;
+	seq = __atomic_load_n(&t->seq, __ATOMIC_ACQUIRE);
+	found = hr_lpm_walk(t, key);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if ((seq & 1) || __atomic_load_n(&t->seq, __ATOMIC_RELAXED) != seq) {
+		hr_spin_lock(&t->lock);
+		found = hr_lpm_walk(t, key);
+		hr_spin_unlock(&t->lock);
+	}
+	return found ? hr_node_value(t, found) : NULL;
 }
 
 static int hr_lpm_copy_value(struct hr_map *map, const void *key, void *value)
@@ -285,7 +362,7 @@ static int hr_lpm_insert(struct hr_map *map, const struct hr_lpm_key *key,
 	if (!node) {
 		ret = hr_lpm_add_check(map, flags);
 		if (!ret)
-			*slot = new1;
+			hr_set_link(slot, new1);
 		return ret;
 	}
 	if (node->prefixlen == matchlen) {
@@ -297,18 +374,19 @@ static int hr_lpm_insert(struct hr_map *map, const struct hr_lpm_key *key,
 			if (ret)
 				return ret;
 		}
-		new_node->child[0] = node->child[0];
-		new_node->child[1] = node->child[1];
+		hr_set32(&new_node->child[0], node->child[0]);
+		hr_set32(&new_node->child[1], node->child[1]);
 		*free1 = *slot;
-		*slot = new1;
+		hr_set_link(slot, new1);
 		return 0;
 	}
 	ret = hr_lpm_add_check(map, flags);
 	if (ret)
 		return ret;
 	if (matchlen == key->prefixlen) {
-		new_node->child[hr_extract_bit(node->data, matchlen)] = *slot;
-		*slot = new1;
+		hr_set32(&new_node->child[hr_extract_bit(node->data, matchlen)],
+			 *slot);
+		hr_set_link(slot, new1);
 		return 0;
 	}
 	im1 = hr_node_alloc(map, NULL);
@@ -317,17 +395,16 @@ static int hr_lpm_insert(struct hr_map *map, const struct hr_lpm_key *key,
 		return -ENOMEM;
 	}
 	im = hr_node(t, im1);
-	im->prefixlen = matchlen;
-	im->flags |= HR_LPM_FLAG_IM;
-	memcpy(im->data, node->data, t->data_size);
+	hr_node_set_key(t, im, matchlen, node->data);
+	hr_set32(&im->flags, HR_LPM_FLAG_IM);
 	if (hr_extract_bit(key->data, matchlen)) {
-		im->child[0] = *slot;
-		im->child[1] = new1;
+		hr_set32(&im->child[0], *slot);
+		hr_set32(&im->child[1], new1);
 	} else {
-		im->child[0] = new1;
-		im->child[1] = *slot;
+		hr_set32(&im->child[0], new1);
+		hr_set32(&im->child[1], *slot);
 	}
-	*slot = im1;
+	hr_set_link(slot, im1);
 	return 0;
 }
 
@@ -349,10 +426,11 @@ static int hr_lpm_update(struct hr_map *map, const void *_key,
 		hr_spin_unlock(&t->lock);
 		return -ENOMEM;
 	}
-	hr_node(t, new1)->prefixlen = key->prefixlen;
-	memcpy(hr_node(t, new1)->data, key->data, t->data_size);
+	hr_lpm_write_begin(t);
+	hr_node_set_key(t, hr_node(t, new1), key->prefixlen, key->data);
 	ret = hr_lpm_insert(map, key, new1, flags, &free1);
 	hr_node_put(t, ret ? new1 : free1);
+	hr_lpm_write_end(t);
 	hr_spin_unlock(&t->lock);
 	return ret;
 }
@@ -383,7 +461,7 @@ static int hr_lpm_remove(struct hr_lpm *t, const struct hr_lpm_key *key)
 		return -ENOENT;
 	t->n_entries--;
 	if (node->child[0] && node->child[1]) {
-		node->flags |= HR_LPM_FLAG_IM;
+		hr_set32(&node->flags, node->flags | HR_LPM_FLAG_IM);
 		return 0;
 	}
 	idx1 = *trim;
@@ -391,12 +469,13 @@ static int hr_lpm_remove(struct hr_lpm *t, const struct hr_lpm_key *key)
 	    !node->child[1]) {
 		uint32_t parent1 = *trim2;
 
-		*trim2 = parent->child[parent->child[0] == idx1 ? 1 : 0];
+		hr_set_link(trim2,
+			    parent->child[parent->child[0] == idx1 ? 1 : 0]);
 		hr_node_put(t, parent1);
 		hr_node_put(t, idx1);
 		return 0;
 	}
-	*trim = node->child[0] ? node->child[0] : node->child[1];
+	hr_set_link(trim, node->child[0] ? node->child[0] : node->child[1]);
 	hr_node_put(t, idx1);
 	return 0;
 }
@@ -410,7 +489,9 @@ static int hr_lpm_delete(struct hr_map *map, const void *_key)
 	if (key->prefixlen > t->max_prefixlen)
 		return -EINVAL;
 	hr_spin_lock(&t->lock);
+	hr_lpm_write_begin(t);
 	ret = hr_lpm_remove(t, key);
+	hr_lpm_write_end(t);
 	hr_spin_unlock(&t->lock);
 	return ret;
 }
