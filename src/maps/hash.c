@@ -241,18 +241,6 @@ static void hr_store_idx(uint32_t *p, uint32_t v)
 	__atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 
-/* With @b locked: around a change of its links (a seqcount write). */
-static void hr_bucket_write_begin(struct hr_htab_bucket *b)
-{
-	__atomic_store_n(&b->seq, b->seq + 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-}
-
-static void hr_bucket_write_end(struct hr_htab_bucket *b)
-{
-	__atomic_store_n(&b->seq, b->seq + 1, __ATOMIC_RELEASE);
-}
-
 static uint32_t hr_elem_hash(const struct hr_htab_elem *e)
 {
 	return __atomic_load_n(&e->hash, __ATOMIC_RELAXED);
@@ -468,14 +456,14 @@ static int hr_htab_do_update(struct hr_map *map, const void *key,
 	hr_htab_init_values(map, idx1, value, cpu, all_cpus);
 	/* As the kernel: the new element goes in first, then the old one
 	 * leaves, so that a lockless walk meets the key in one or the other. */
-	hr_bucket_write_begin(b);
+	hr_seq_write_begin(&b->seq);
 	hr_store_idx(&hr_htab_elem(h, idx1)->next, hr_load_idx(&b->head));
 	hr_store_idx(&b->head, idx1);
 	if (link == &b->head)
 		link = &hr_htab_elem(h, idx1)->next;
 	if (link)
 		hr_store_idx(link, hr_load_idx(&hr_htab_elem(h, old)->next));
-	hr_bucket_write_end(b);
+	hr_seq_write_end(&b->seq);
 out:
 	hr_spin_unlock(&b->lock);
 	if (!ret && old && !h->percpu)
@@ -519,7 +507,7 @@ static int64_t hr_htab_find_lockless(const struct hr_map *map,
 	const struct hr_htab *h = map->priv;
 	uint32_t mask = h->n_buckets - 1, idx1, steps = 0, seq;
 
-	seq = __atomic_load_n(&b->seq, __ATOMIC_ACQUIRE);
+	seq = hr_seq_read_begin(&b->seq);
 	if (seq & 1)
 		return -1;
 	for (idx1 = hr_load_idx(&b->head); idx1;
@@ -532,8 +520,7 @@ static int64_t hr_htab_find_lockless(const struct hr_map *map,
 		if ((eh & mask) != (hash & mask) || ++steps > h->pool_n)
 			return -1;
 	}
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return __atomic_load_n(&b->seq, __ATOMIC_RELAXED) == seq ? 0 : -1;
+	return hr_seq_read_retry(&b->seq, seq) ? -1 : 0;
 }
 
 static void *hr_htab_lookup(struct hr_map *map, const void *key,
@@ -604,9 +591,9 @@ static int hr_htab_delete(struct hr_map *map, const void *key)
 		return -ENOENT;
 	}
 	idx1 = hr_load_idx(link);
-	hr_bucket_write_begin(b);
+	hr_seq_write_begin(&b->seq);
 	hr_store_idx(link, hr_load_idx(&hr_htab_elem(h, idx1)->next));
-	hr_bucket_write_end(b);
+	hr_seq_write_end(&b->seq);
 	hr_spin_unlock(&b->lock);
 	hr_htab_put_elem(map, idx1, true);
 	return 0;

@@ -256,18 +256,6 @@ static uint8_t *hr_node_value(const struct hr_lpm *t, struct hr_lpm_node *n)
 	return (uint8_t *)n + t->val_off;
 }
 
-/* With the lock: around a change (a seqcount write). */
-static void hr_lpm_write_begin(struct hr_lpm *t)
-{
-	__atomic_store_n(&t->seq, t->seq + 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-}
-
-static void hr_lpm_write_end(struct hr_lpm *t)
-{
-	__atomic_store_n(&t->seq, t->seq + 1, __ATOMIC_RELEASE);
-}
-
 /* The longest match for @key: its node, or NULL. */
 static struct hr_lpm_node *hr_lpm_walk(const struct hr_lpm *t,
 				       const struct hr_lpm_key *key)
@@ -309,10 +297,9 @@ static void *hr_lpm_lookup(struct hr_map *map, const void *_key,
 
 	if (key->prefixlen > t->max_prefixlen)
 		return NULL;
-	seq = __atomic_load_n(&t->seq, __ATOMIC_ACQUIRE);
+	seq = hr_seq_read_begin(&t->seq);
 	found = hr_lpm_walk(t, key);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if ((seq & 1) || __atomic_load_n(&t->seq, __ATOMIC_RELAXED) != seq) {
+	if (hr_seq_read_retry(&t->seq, seq)) {
 		hr_spin_lock(&t->lock);
 		found = hr_lpm_walk(t, key);
 		hr_spin_unlock(&t->lock);
@@ -426,11 +413,11 @@ static int hr_lpm_update(struct hr_map *map, const void *_key,
 		hr_spin_unlock(&t->lock);
 		return -ENOMEM;
 	}
-	hr_lpm_write_begin(t);
+	hr_seq_write_begin(&t->seq);
 	hr_node_set_key(t, hr_node(t, new1), key->prefixlen, key->data);
 	ret = hr_lpm_insert(map, key, new1, flags, &free1);
 	hr_node_put(t, ret ? new1 : free1);
-	hr_lpm_write_end(t);
+	hr_seq_write_end(&t->seq);
 	hr_spin_unlock(&t->lock);
 	return ret;
 }
@@ -489,9 +476,9 @@ static int hr_lpm_delete(struct hr_map *map, const void *_key)
 	if (key->prefixlen > t->max_prefixlen)
 		return -EINVAL;
 	hr_spin_lock(&t->lock);
-	hr_lpm_write_begin(t);
+	hr_seq_write_begin(&t->seq);
 	ret = hr_lpm_remove(t, key);
-	hr_lpm_write_end(t);
+	hr_seq_write_end(&t->seq);
 	hr_spin_unlock(&t->lock);
 	return ret;
 }

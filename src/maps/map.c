@@ -318,11 +318,11 @@ static uint64_t hr_rotl64(uint64_t x, int r)
 }
 
 /*
- * The last @len (< 8) bytes of a key as one word, by
- * loads of 4, 2 and 1 bytes: copying them into a zeroed word on the
- * stack and loading that back stalls on the bytewise stores (no store
- * forwarding into a wider load), which cost more than the rest of a
- * 4-byte key's hash and lookup together.
+ * The last @len (< 8) bytes of a key as one word, by loads of 4, 2 and 1
+ * bytes: copying them into a zeroed word on the stack and loading that
+ * back stalls on the bytewise stores (no store forwarding into a wider
+ * load), which cost more than the rest of a 4-byte key's hash and lookup
+ * together.
  */
 uint64_t hr_key_tail(const uint8_t *p, uint32_t len)
 {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Shared by the map implementations only: value copies that tolerate
- * concurrent readers and writers, a zero-initialised spinlock, and
- * page-backed allocation.
+ * concurrent readers and writers, a zero-initialised spinlock, page-backed
+ * allocation, the hash tables' key hash and compare, and the seqcount
+ * of the lookups that take no lock.
  */
 #ifndef HR_MAPS_MAP_IMPL_H
 #define HR_MAPS_MAP_IMPL_H
@@ -81,6 +82,7 @@ unsigned int hr_map_elem_regions(const struct hr_map *map,
 
 /* The hash and per-map seed of the hash-table map types. */
 uint32_t hr_map_hash(const void *key, uint32_t len, uint32_t seed);
+uint32_t hr_map_hash_seed(void);
 
 /* The last @len (< 8) bytes at @p as one word, the rest zero. */
 uint64_t hr_key_tail(const uint8_t *p, uint32_t len);
@@ -104,6 +106,34 @@ static inline bool hr_key_eq(const void *a, const void *b, uint32_t len)
 	}
 	return memcmp(a, b, len) == 0;
 }
-uint32_t hr_map_hash_seed(void);
+
+/*
+ * A seqcount for lookups that take no lock: odd while a writer (holding
+ * the structure's lock) changes links. A lookup whose answer depends on
+ * having seen no change (a miss, or any answer where reused memory could
+ * mislead it) checks the count did not move, else takes the lock.
+ */
+static inline void hr_seq_write_begin(uint32_t *seq)
+{
+	__atomic_store_n(seq, *seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static inline void hr_seq_write_end(uint32_t *seq)
+{
+	__atomic_store_n(seq, *seq + 1, __ATOMIC_RELEASE);
+}
+
+static inline uint32_t hr_seq_read_begin(const uint32_t *seq)
+{
+	return __atomic_load_n(seq, __ATOMIC_ACQUIRE);
+}
+
+/* Whether a read that began at @start raced a writer. */
+static inline bool hr_seq_read_retry(const uint32_t *seq, uint32_t start)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return (start & 1) || __atomic_load_n(seq, __ATOMIC_RELAXED) != start;
+}
 
 #endif /* HR_MAPS_MAP_IMPL_H */
