@@ -1256,6 +1256,21 @@ static void emit_local_call(struct jit *j, uint32_t pc,
 }
 
 /*
+ * The map of a bpf_map_lookup_elem at @pc whose r1 the analysis proves is
+ * an ld_imm64 constant naming a map of the program's own object (with r10
+ * never written, so a key on the stack is at a constant offset), or NULL.
+ */
+static struct hr_map *own_map_lookup(const struct jit *j, uint32_t pc)
+{
+	const struct jb_reg *r1 = jb_reg_at(&j->facts, pc, 1);
+
+	if (j->vm->calls[pc] != hr_helper_map_lookup_elem.fn || !r1 ||
+	    r1->t != JB_MAP || !j->fp_fixed)
+		return NULL;
+	return jb_own_map(j->vm, r1->a);
+}
+
+/*
  * bpf_map_lookup_elem on an ARRAY or PERCPU_ARRAY map named by an ld_imm64
  * constant, with the key on this frame's stack: hr_run_map() accepts the
  * map (it is one of the program's object, which every run of the program
@@ -1268,19 +1283,13 @@ static void emit_local_call(struct jit *j, uint32_t pc,
  */
 static bool inline_array_lookup(struct jit *j, uint32_t pc)
 {
-	const struct hr_vm_prog *vm = j->vm;
-	const struct jb_reg *r1 = jb_reg_at(&j->facts, pc, 1);
-	struct hr_map *map;
+	struct hr_map *map = own_map_lookup(j, pc);
 	uint32_t k0 = 0, k1 = 1, null, done, ncpus = 1;
 	uint8_t *v0, *v1;
 	int64_t slot = 0, block = 0;
 	int32_t koff;
 	bool percpu;
 
-	if (vm->calls[pc] != hr_helper_map_lookup_elem.fn || !r1 ||
-	    r1->t != JB_MAP || !j->fp_fixed)
-		return false;
-	map = jb_own_map(vm, r1->a);
 	if (!map || map->ops != &hr_map_ops_array ||
 	    (map->attr.type != HR_MAP_ARRAY &&
 	     map->attr.type != HR_MAP_PERCPU_ARRAY) ||
@@ -1346,16 +1355,10 @@ static bool inline_array_lookup(struct jit *j, uint32_t pc)
  */
 static bool direct_hash_lookup(struct jit *j, uint32_t pc)
 {
-	const struct hr_vm_prog *vm = j->vm;
-	const struct jb_reg *r1 = jb_reg_at(&j->facts, pc, 1);
-	struct hr_map *map;
+	struct hr_map *map = own_map_lookup(j, pc);
 	uint32_t type;
 	int32_t koff;
 
-	if (vm->calls[pc] != hr_helper_map_lookup_elem.fn || !r1 ||
-	    r1->t != JB_MAP || !j->fp_fixed)
-		return false;
-	map = jb_own_map(vm, r1->a);
 	if (!map)
 		return false;
 	type = map->attr.type;
