@@ -50,9 +50,9 @@ BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 PROG_OBJS := $(PROG_SRCS:progs/%.bpf.c=$(BUILD)/progs/%.o)
 BINS      := $(BUILD)/bin/headroom $(BUILD)/bin/headroom-conformance-plugin
 
-FORMAT_SRCS := $(shell find include src tests bench progs -name '*.[ch]' 2>/dev/null)
+FORMAT_SRCS := $(shell find include src tests bench progs fuzz -name '*.[ch]' 2>/dev/null)
 
-.PHONY: all deps demo test bench format check-format clean
+.PHONY: all deps demo test bench format check-format clean fuzz fuzz-build fuzz-smoke
 .SUFFIXES:
 
 all: $(BINS) $(PROG_OBJS) $(TEST_BINS) $(BENCH_BINS)
@@ -107,6 +107,41 @@ $(BUILD)/progs/%.o: progs/%.bpf.c $(wildcard progs/include/*.h)
 $(BUILD)/progs/jit_percpu.o $(BUILD)/progs/jit_percpu_hash.o \
 	$(BUILD)/progs/jit_lru_percpu.o: progs/bench_lookup.bpf.c
 
+# libFuzzer harnesses: fuzz/fuzz_NAME.c, seed corpus fuzz/corpus/NAME/.
+# Built with clang and the library's sources compiled again under
+# -fsanitize=fuzzer-no-link,address,undefined. `make fuzz` runs each for
+# FUZZ_SECONDS (60); `make test` runs each for 10 s on its corpus
+# (fuzz-smoke); scripts/fuzz-long.sh runs them for hours.
+FUZZ_BUILD   := build-fuzz
+FUZZ_SRCS    := $(wildcard fuzz/fuzz_*.c)
+FUZZ_BINS    := $(FUZZ_SRCS:fuzz/%.c=$(FUZZ_BUILD)/%)
+FUZZ_CFLAGS  := -O1 -g -std=gnu11 -D_GNU_SOURCE -pthread -Iinclude -Isrc \
+		-DHR_FUZZING -fsanitize=fuzzer-no-link,address,undefined \
+		-fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
+FUZZ_AUX_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(wildcard fuzz/lib/*.c))
+FUZZ_SECONDS ?= 60
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	@for b in $(FUZZ_BINS); do n=$${b##*/fuzz_}; mkdir -p $(FUZZ_BUILD)/corpus/$$n; \
+		echo "== $$n ($(FUZZ_SECONDS) s)"; \
+		$$b -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-artifact_prefix=$(FUZZ_BUILD)/crash-$$n- \
+			$(FUZZ_BUILD)/corpus/$$n fuzz/corpus/$$n || exit 1; done
+
+fuzz-smoke: fuzz-build
+	@scripts/fuzz-smoke.sh $(FUZZ_BUILD) 10 $(FUZZ_BINS)
+
+$(FUZZ_BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_%.o $(FUZZ_AUX_OBJS) $(FUZZ_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CLANG) -fsanitize=fuzzer,address,undefined -pthread -o $@ $^ $(LDLIBS)
+
 format:
 	clang-format -i $(FORMAT_SRCS)
 
@@ -117,6 +152,7 @@ check-format:
 	echo "format ok"
 
 clean:
-	rm -rf build build-asan build-tsan
+	rm -rf build build-asan build-tsan build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(FUZZ_BUILD)/obj -name '*.d' 2>/dev/null)

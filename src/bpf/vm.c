@@ -21,6 +21,12 @@ static const char *const abort_names[HR_ABORT__MAX] = {
 	[HR_ABORT_TAIL_CALL] = "tail call fault",
 	[HR_ABORT_CORE_POISON] = "unresolved CO-RE relocation",
 	[HR_ABORT_NOMEM] = "out of memory",
+	[HR_ABORT_LOCK_RECURSION] = "bpf_spin_lock on a lock already held",
+	[HR_ABORT_LOCK_HELD] = "program exited holding a bpf_spin_lock",
+	[HR_ABORT_LOCK_CONTENDED] = "bpf_spin_lock not acquired in time",
+	[HR_ABORT_MAP_WALK] = "map walk did not end",
+	[HR_ABORT_JIT_CHECK] = "checked JIT: an elided access failed its check",
+	[HR_ABORT_INVARIANT] = "engine invariant broken after the run",
 };
 
 const char *hr_abort_str(int reason)

@@ -38,6 +38,12 @@ enum hr_abort {
 	HR_ABORT_TAIL_CALL, /* reserved for tail-call faults */
 	HR_ABORT_CORE_POISON, /* reached an unresolved CO-RE relocation */
 	HR_ABORT_NOMEM, /* the engine could not get memory to run */
+	HR_ABORT_LOCK_RECURSION, /* bpf_spin_lock on a lock this run holds */
+	HR_ABORT_LOCK_HELD, /* the run ended holding a bpf_spin_lock */
+	HR_ABORT_LOCK_CONTENDED, /* bpf_spin_lock not taken within its bound */
+	HR_ABORT_MAP_WALK, /* a callback walk kept finding new elements */
+	HR_ABORT_JIT_CHECK, /* checked JIT: an access the proof elided failed */
+	HR_ABORT_INVARIANT, /* engine state wrong after the run: a bug */
 	HR_ABORT__MAX,
 };
 
