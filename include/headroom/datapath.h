@@ -22,6 +22,10 @@
 #include "opts.h"
 #include "test_run.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct hr_datapath;
 struct hr_dev;
 struct hr_prog;
@@ -120,5 +124,9 @@ int hr_dp_watch_map(struct hr_datapath *dp, struct hr_map *map);
  */
 void hr_dp_print_stats(struct hr_datapath *dp, FILE *f, bool json,
 		       double interval_s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HEADROOM_DATAPATH_H */

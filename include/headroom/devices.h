@@ -14,6 +14,10 @@
 
 #include "opts.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct hr_datapath;
 struct hr_dev;
 
@@ -148,5 +152,9 @@ int hr_dev_sink_create(struct hr_datapath *dp, const char *name,
 		       const struct hr_sink_opts *opts, struct hr_dev **dev);
 /* Packets written to the sink's pcap file. */
 uint64_t hr_dev_sink_written(struct hr_dev *dev);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HEADROOM_DEVICES_H */

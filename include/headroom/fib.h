@@ -10,6 +10,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Route types (the kernel's RTN_*: what the lookup answers for each). */
 enum hr_fib_type {
 	HR_FIB_UNICAST = 0, /* forwarded: BPF_FIB_LKUP_RET_SUCCESS ... */
@@ -59,5 +63,9 @@ int hr_fib_neigh_add(const struct hr_fib_neigh *neigh);
 void hr_fib_set_ipv6_forwarding(bool on);
 /* Empties every table. */
 void hr_fib_flush(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HEADROOM_FIB_H */

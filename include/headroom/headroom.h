@@ -7,5 +7,11 @@
 #include "object.h"
 #include "map.h"
 #include "test_run.h"
+#include "perf.h"
+#include "ringbuf.h"
+#include "fib.h"
+#include "xsk.h"
+#include "devices.h"
+#include "datapath.h"
 
 #endif /* HEADROOM_H */

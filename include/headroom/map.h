@@ -6,6 +6,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct hr_map;
 
 const char *hr_map_name(const struct hr_map *map);
@@ -45,5 +49,9 @@ int hr_map_get_next_key(struct hr_map *map, const void *key, void *next_key);
 int hr_map_lookup_batch(struct hr_map *map, void *in_batch, void *out_batch,
 			void *keys, void *values, uint32_t *count,
 			uint64_t elem_flags);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HEADROOM_MAP_H */

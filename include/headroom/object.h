@@ -11,6 +11,10 @@
 
 #include "opts.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct hr_object;
 struct hr_prog;
 struct hr_map;
@@ -76,5 +80,9 @@ unsigned int hr_prog_insn_count(const struct hr_prog *prog);
 /* Name of return value @ret for this program type ("XDP_PASS",
  * "TC_ACT_OK"), or NULL when the value has no name. */
 const char *hr_prog_action_name(const struct hr_prog *prog, uint64_t ret);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HEADROOM_OBJECT_H */

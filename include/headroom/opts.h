@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <string.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Declares and zero-initialises @NAME of struct @TYPE with .sz set. */
 #define HR_OPTS(TYPE, NAME, ...)                                               \
 	struct TYPE NAME = ({                                                  \
@@ -23,5 +27,9 @@
 /* @FIELD of @opts, or @DEF when the caller's struct is too old to have it. */
 #define HR_OPTS_GET(opts, FIELD, DEF) \
 	(HR_OPTS_HAS(opts, FIELD) ? (opts)->FIELD : (DEF))
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HEADROOM_OPTS_H */

@@ -18,6 +18,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct hr_map;
 
 /*
@@ -37,5 +41,9 @@ int hr_perf_set_reader(struct hr_map *map, hr_perf_sample_fn fn, void *ctx);
 /* Samples delivered and samples refused (no reader, wrong slot ...). */
 uint64_t hr_perf_samples(const struct hr_map *map);
 uint64_t hr_perf_lost(const struct hr_map *map);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HEADROOM_PERF_H */

@@ -11,6 +11,10 @@
 
 #include "opts.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct hr_prog;
 
 enum hr_engine {
@@ -47,5 +51,9 @@ int hr_prog_test_run(struct hr_prog *prog, struct hr_test_run_opts *opts);
 
 /* Printable abort reason ("out-of-bounds load" ...). */
 const char *hr_abort_str(int reason);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HEADROOM_TEST_RUN_H */

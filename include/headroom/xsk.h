@@ -17,6 +17,10 @@
 
 #include "opts.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct hr_xsk;
 
 struct hr_xsk_opts {
@@ -73,5 +77,9 @@ unsigned int hr_xsk_rx(struct hr_xsk *xsk, struct hr_xdp_desc *descs,
 		       unsigned int n);
 
 void hr_xsk_get_stats(const struct hr_xsk *xsk, struct hr_xsk_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HEADROOM_XSK_H */
