@@ -34,7 +34,7 @@ LDLIBS  += -lbpf -lelf -lz -lpcap -lm
 BPF_CFLAGS ?= -O2 -g -target bpf -Wall -Wno-unused-value \
 	      -I/usr/include/$(shell uname -m)-linux-gnu -Iprogs/include
 
-LIB_SRCS  := $(wildcard src/bpf/*.c src/maps/*.c src/core/*.c src/dev/*.c)
+LIB_SRCS  := $(wildcard src/util/*.c src/bpf/*.c src/maps/*.c src/core/*.c src/dev/*.c)
 CLI_SRCS  := $(filter-out src/cli/conformance_plugin.c,$(wildcard src/cli/*.c))
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_LIB_SRCS := $(filter-out $(TEST_SRCS),$(wildcard tests/*.c))

@@ -12,6 +12,7 @@
 
 #include "helpers.h"
 #include "mem.h"
+#include "util/print.h"
 
 static uint64_t ret_int(int v)
 {
@@ -208,8 +209,8 @@ static void default_sink(const char *text, size_t len)
 {
 	bool nl = len && text[len - 1] == '\n';
 
-	fprintf(stderr, "headroom-trace: %.*s%s", (int)len, text,
-		nl ? "" : "\n");
+	hr_pr(HR_INFO, "headroom-trace: %.*s%s", (int)len, text,
+	      nl ? "" : "\n");
 }
 
 hr_trace_sink_fn hr_trace_sink = default_sink;

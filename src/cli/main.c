@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "headroom/print.h"
 
 static const char usage[] =
 	"usage: headroom COMMAND [ARGS]\n"
@@ -29,6 +30,8 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
+	/* The library is silent unless asked; the command shows its warnings. */
+	hr_set_print(hr_print_stderr);
 	if (argc < 2) {
 		fputs(usage, stderr);
 		return HR_EXIT_USAGE;

@@ -10,6 +10,7 @@
 #include "datapath.h"
 #include "frame.h"
 #include "pool.h"
+#include "util/print.h"
 
 #define HR_RET_CACHE 64
 
@@ -46,8 +47,7 @@ static void put_one(void *addr)
 	struct hr_pool *pool = hr_pool_of(addr);
 
 	if (!pool) {
-		fprintf(stderr, "headroom: frame %p belongs to no pool\n",
-			addr);
+		hr_pr_warn("frame %p belongs to no pool\n", addr);
 		return;
 	}
 	if (!cache.active) {

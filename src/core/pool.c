@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 
 #include "pool.h"
+#include "util/print.h"
 
 #define HR_4GIB (1ull << 32)
 
@@ -124,9 +125,8 @@ int hr_pool_create(uint32_t nframes, struct hr_pool **pool)
 		goto err;
 	p->base = map_low(p->bytes);
 	if (!p->base) {
-		fprintf(stderr,
-			"headroom: pool: no room for %u frames below 4 GiB\n",
-			nframes);
+		hr_pr_warn("pool: no room for %u frames below 4 GiB\n",
+			   nframes);
 		goto err;
 	}
 	if (pthread_spin_init(&p->lock, PTHREAD_PROCESS_PRIVATE)) {
@@ -155,8 +155,7 @@ void hr_pool_destroy(struct hr_pool *pool)
 		return;
 	out = hr_pool_outstanding(pool);
 	if (out)
-		fprintf(stderr,
-			"headroom: pool: destroyed with %u frames out\n", out);
+		hr_pr_warn("pool: destroyed with %u frames out\n", out);
 	registry_del(pool);
 	pthread_spin_destroy(&pool->lock);
 	munmap(pool->base, pool->bytes);
@@ -213,8 +212,7 @@ void *hr_pool_get(struct hr_pool *pool)
 static void bad_put(struct hr_pool *pool, const void *frame, const char *why)
 {
 	__atomic_add_fetch(&pool->bad_puts, 1, __ATOMIC_RELAXED);
-	fprintf(stderr, "headroom: pool: bad put of %p: %s (ignored)\n", frame,
-		why);
+	hr_pr_warn("pool: bad put of %p: %s (ignored)\n", frame, why);
 }
 
 /* Under lock: returns one frame; a pointer anywhere inside it will do. */

@@ -17,6 +17,7 @@
 #include "dev_common.h"
 #include "hints_file.h"
 #include "pcap_file.h"
+#include "util/print.h"
 
 #define PCAP_POOL_DEFAULT 4096
 #define PCAP_PKT_MAX \
@@ -172,16 +173,14 @@ static int pcap_load(struct pcap_priv *p, const struct hr_pcap_opts *opts)
 		return err;
 	p->read_err = err;
 	if (p->pkts.oversized)
-		fprintf(stderr,
-			"headroom: %s: %llu packets longer than %u bytes "
-			"dropped (frame size limit)\n",
-			path, (unsigned long long)p->pkts.oversized,
-			PCAP_PKT_MAX);
+		hr_pr_warn("%s: %llu packets longer than %u bytes "
+			   "dropped (frame size limit)\n",
+			   path, (unsigned long long)p->pkts.oversized,
+			   PCAP_PKT_MAX);
 	if (p->pkts.truncated)
-		fprintf(stderr,
-			"headroom: %s: %llu packets captured shorter than "
-			"their length dropped\n",
-			path, (unsigned long long)p->pkts.truncated);
+		hr_pr_warn("%s: %llu packets captured shorter than "
+			   "their length dropped\n",
+			   path, (unsigned long long)p->pkts.truncated);
 	p->total = (uint64_t)p->pkts.n * (loops ? loops : 1);
 	if (hints) {
 		/* Indexes count every packet of the file, kept or not. */
