@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "headroom/print.h"
 #include "headroom/datapath.h"
 #include "headroom/devices.h"
 #include "headroom/map.h"
@@ -400,6 +401,8 @@ int main(void)
 {
 	struct hr_object *hints_obj;
 
+	/* The warnings below are read from stderr, where the command has them. */
+	hr_set_print(hr_print_stderr);
 	if (!mkdtemp(dir)) {
 		CHECK(0, "mkdtemp");
 		return t_done();
