@@ -111,6 +111,10 @@ struct hr_vm_prog {
 	 * hr_interp_free()); otherwise made for each run. */
 	struct hr_xcode *xcode;
 	bool interp_cache;
+	/* The checked JIT's code (HR_ENGINE_JIT_CHECKED: every access the
+	 * proofs elide is checked anyway), compiled on first use apart from
+	 * jit; released with hr_jit_free(). */
+	void *jit_chk;
 };
 
 /*
@@ -163,6 +167,9 @@ struct hr_run {
 	uint32_t tail_call_cnt;
 	/* The JIT's r0..r10 when its code leaves for a tail call. */
 	uint64_t tail_regs[HR_NREGS];
+	/* The JIT's host stack pointer just below its entry frame, saved by
+	 * the prologue: aborts unwind to it (never recomputed from depth). */
+	uintptr_t jit_sp;
 	/* The running engine's way to call a BPF function of this program
 	 * (bpf_loop and other callbacks): instruction index @pc, args in
 	 * r1..r5, one frame deeper. Returns r0; check run->abort after. */
