@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The bpf_conformance suite (../shared/conformance) under the interpreter,
- * in-process and through headroom-conformance-plugin.
+ * The bpf_conformance suite (../shared/conformance) under the interpreter
+ * in-process, and through headroom-conformance-plugin under each engine
+ * (--interpret, --jit) as the official runner drives it.
  *
  * Every file in tests/ must give its `-- result` (or fail, when it has an
  * `-- error` section); every file in negative/ must not pass: assembly or
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bpf/asm.h"
@@ -293,29 +295,74 @@ static void hex_join(const uint8_t *buf, size_t len, char *out)
 static char plugin_path[4096];
 static bool have_plugin;
 
+/* The engine flag each plugin run passes, and what it must report. */
+enum plugin_engine { PLUGIN_NONE, PLUGIN_INTERP, PLUGIN_JIT };
+
+static const char *const engine_flag[] = { "", " --interpret", " --jit" };
+
 /*
- * Runs the plugin as bpf_conformance does (memory as argv[1], program on
- * stdin) or with --program; fills @o from its exit status and stdout.
+ * Whether the plugin's --verbose stderr in @path names @engine as the one
+ * that ran: the JIT must report code it compiled, so a plugin that quietly
+ * interpreted a --jit run fails here even with the right r0.
+ */
+static bool ran_under(const char *path, enum plugin_engine engine)
+{
+	char line[1024];
+	unsigned long bytes;
+	bool seen = false;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	while (!seen && fgets(line, sizeof(line), f)) {
+		if (engine == PLUGIN_JIT)
+			seen = sscanf(line,
+				      "headroom-conformance-plugin: engine "
+				      "jit, %lu bytes of code",
+				      &bytes) == 1 &&
+			       bytes > 0;
+		else
+			seen = strstr(line, "engine interpreter") != NULL;
+	}
+	fclose(f);
+	return seen;
+}
+
+/*
+ * Runs the plugin as bpf_conformance does (memory as argv[1], then the
+ * plugin options, program on stdin) or with --program; fills @o from its
+ * exit status and stdout. With --verbose the plugin names the engine that
+ * ran: *@engine_ok says whether it was @engine (true when the program
+ * never got to run: rejected before any engine saw it).
  */
 static void run_plugin(const struct conf_test *t, struct outcome *o,
-		       bool use_stdin)
+		       bool use_stdin, enum plugin_engine engine,
+		       bool *engine_ok)
 {
 	static char prog_hex[3 * MAX_BYTES + 1], mem_hex[3 * MAX_BYTES + 1];
 	static char cmd[sizeof(prog_hex) * 2 + 8192];
 	struct hr_insn *insns = NULL;
-	char tmp[] = "/tmp/hr-conf-XXXXXX", out[256] = "";
+	char tmp[] = "/tmp/hr-conf-XXXXXX", errf[] = "/tmp/hr-conf-err-XXXXXX";
+	char out[256] = "";
 	uint32_t cnt;
 	FILE *p;
-	int fd = -1, rc;
+	int fd = -1, efd = -1, rc;
 
 	o->ok = false;
 	o->invalid = false;
 	o->err[0] = '\0';
+	*engine_ok = true;
 	if (program_of(t, &insns, &cnt, o->err, sizeof(o->err)))
 		return;
 	hex_join((const uint8_t *)insns, cnt * sizeof(*insns), prog_hex);
 	hex_join(t->mem, t->mem_len, mem_hex);
 	free(insns);
+	efd = mkstemp(errf);
+	if (efd < 0) {
+		snprintf(o->err, sizeof(o->err), "temp file: %s",
+			 strerror(errno));
+		return;
+	}
 	if (use_stdin) {
 		fd = mkstemp(tmp);
 		if (fd < 0 || dprintf(fd, "%s\n", prog_hex) < 0) {
@@ -323,13 +370,14 @@ static void run_plugin(const struct conf_test *t, struct outcome *o,
 				 strerror(errno));
 			goto out;
 		}
-		snprintf(cmd, sizeof(cmd), "'%s' %s%s%s < %s 2>/dev/null",
+		snprintf(cmd, sizeof(cmd), "'%s' %s%s%s%s --verbose < %s 2>%s",
 			 plugin_path, t->mem_len ? "'" : "", mem_hex,
-			 t->mem_len ? "'" : "", tmp);
+			 t->mem_len ? "'" : "", engine_flag[engine], tmp, errf);
 	} else {
 		snprintf(cmd, sizeof(cmd),
-			 "'%s' --program '%s' '%s' --interpret 2>/dev/null",
-			 plugin_path, prog_hex, mem_hex);
+			 "'%s' --program '%s' '%s'%s --verbose 2>%s",
+			 plugin_path, prog_hex, mem_hex, engine_flag[engine],
+			 errf);
 	}
 	p = popen(cmd, "r");
 	if (!p) {
@@ -339,6 +387,17 @@ static void run_plugin(const struct conf_test *t, struct outcome *o,
 	if (!fgets(out, sizeof(out), p))
 		out[0] = '\0';
 	rc = pclose(p);
+	/* Exit 2: --jit and the JIT refused the program. Never a pass. */
+	if (rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 2) {
+		snprintf(o->err, sizeof(o->err), "the JIT refused it");
+		*engine_ok = false;
+		goto out;
+	}
+	/* Exit 1 with no engine named: rejected before any engine ran. */
+	*engine_ok = ran_under(errf, engine == PLUGIN_JIT ? PLUGIN_JIT :
+							    PLUGIN_INTERP) ||
+		     (rc != 0 && !ran_under(errf, PLUGIN_JIT) &&
+		      !ran_under(errf, PLUGIN_INTERP));
 	if (rc != 0) {
 		snprintf(o->err, sizeof(o->err), "plugin exit status %d", rc);
 		goto out;
@@ -350,6 +409,52 @@ out:
 		close(fd);
 		unlink(tmp);
 	}
+	close(efd);
+	unlink(errf);
+}
+
+/*
+ * A program the JIT refuses (a local call and a tail call in one program)
+ * that the interpreter runs to r0 = 0: --jit must fail loudly with exit 2
+ * and say why, never print the interpreter's answer.
+ */
+static void jit_refusal(void)
+{
+	static const char prog[] =
+		"85 10 00 00 02 00 00 00 b7 00 00 00 00 00 00 00 "
+		"95 00 00 00 00 00 00 00 b7 00 00 00 00 00 00 00 "
+		"15 00 01 00 00 00 00 00 85 00 00 00 0c 00 00 00 "
+		"95 00 00 00 00 00 00 00";
+	char cmd[8192], out[512] = "";
+	size_t n;
+	FILE *p;
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "'%s' --program '%s' --jit 2>&1",
+		 plugin_path, prog);
+	p = popen(cmd, "r");
+	CHECK(p != NULL, "popen: %s", strerror(errno));
+	if (!p)
+		return;
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	rc = pclose(p);
+	CHECK(rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 2,
+	      "--jit on a refused program: status %d, output '%s'", rc, out);
+	CHECK(strstr(out, "the JIT refused the program") != NULL,
+	      "--jit on a refused program said '%s'", out);
+	snprintf(cmd, sizeof(cmd), "'%s' --program '%s' --interpret 2>&1",
+		 plugin_path, prog);
+	p = popen(cmd, "r");
+	CHECK(p != NULL, "popen: %s", strerror(errno));
+	if (!p)
+		return;
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	rc = pclose(p);
+	CHECK(rc == 0 && !strcmp(out, "0\n"),
+	      "--interpret on the same program: status %d, output '%s'", rc,
+	      out);
 }
 
 /*
@@ -410,10 +515,12 @@ struct totals {
 };
 
 static void run_dir(const char *root, const char *sub, bool negative,
-		    bool plugin, struct totals *tot)
+		    enum plugin_engine plugin, struct totals *tot)
 {
+	static const char *const label[] = { "", "plugin: ", "plugin --jit: " };
+	bool engine_ok = true;
 	static struct conf_test t;
-	char dir[4096], path[8192], what[64] = "";
+	char dir[4096], path[8192], what[600] = "";
 	struct outcome o;
 	char **names = NULL;
 	int i, n;
@@ -430,7 +537,7 @@ static void run_dir(const char *root, const char *sub, bool negative,
 			goto next;
 		}
 		if (plugin)
-			run_plugin(&t, &o, i % 8 == 0);
+			run_plugin(&t, &o, i % 8 != 0, plugin, &engine_ok);
 		else
 			run_test(&t, &o, !negative, path);
 		good = good_outcome(&t, &o, negative);
@@ -438,19 +545,25 @@ static void run_dir(const char *root, const char *sub, bool negative,
 		 * must catch them, not just the run going wrong. */
 		if (negative && !plugin && t.has_raw)
 			CHECK(o.invalid, "%s: validator accepted it", path);
+		if (plugin)
+			CHECK(engine_ok,
+			      "%s%s: the plugin did not run it "
+			      "under the engine asked for",
+			      label[plugin], path);
 		tot->files++;
-		tot->good += good;
-		if (o.ok)
-			snprintf(what, sizeof(what), "0x%" PRIx64, o.r0);
+		tot->good += good && engine_ok;
+		snprintf(what, sizeof(what), "0x%" PRIx64, o.r0);
+		if (!o.ok)
+			snprintf(what, sizeof(what), "%s", o.err);
 		if (negative)
 			CHECK(good, "%s%s: negative test not rejected: r0 = %s",
-			      plugin ? "plugin: " : "", path, what);
+			      label[plugin], path, what);
 		else if (t.has_error && !t.has_result)
 			CHECK(good, "%s%s: expected an error, got r0 = %s",
-			      plugin ? "plugin: " : "", path, what);
+			      label[plugin], path, what);
 		else
 			CHECK(good, "%s%s: expected r0 = 0x%" PRIx64 ", got %s",
-			      plugin ? "plugin: " : "", path, t.result,
+			      label[plugin], path, t.result,
 			      o.ok ? what : o.err);
 next:
 		free(t.asm_text);
@@ -480,14 +593,16 @@ static const char *find_root(void)
 
 int main(void)
 {
-	struct totals pos = { 0 }, neg = { 0 }, ppos = { 0 }, pneg = { 0 };
+	struct totals pos = { 0 }, neg = { 0 }, ppos[3] = { 0 },
+		      pneg[3] = { 0 };
 	const char *root = find_root(), *build = getenv("BUILD");
+	enum plugin_engine e;
 
 	if (!root)
 		return t_skip("conformance suite not found (set "
 			      "HEADROOM_CONFORMANCE_DIR)");
-	run_dir(root, "tests", false, false, &pos);
-	run_dir(root, "negative", true, false, &neg);
+	run_dir(root, "tests", false, PLUGIN_NONE, &pos);
+	run_dir(root, "negative", true, PLUGIN_NONE, &neg);
 	printf("conformance: %d/%d tests pass, %d/%d negative rejected\n",
 	       pos.good, pos.files, neg.good, neg.files);
 
@@ -496,11 +611,20 @@ int main(void)
 		 build && *build ? build : "build");
 	have_plugin = access(plugin_path, X_OK) == 0;
 	CHECK(have_plugin, "%s not built", plugin_path);
-	if (have_plugin) {
-		run_dir(root, "tests", false, true, &ppos);
-		run_dir(root, "negative", true, true, &pneg);
-		printf("plugin: %d/%d tests pass, %d/%d negative rejected\n",
-		       ppos.good, ppos.files, pneg.good, pneg.files);
+	/* Each engine on the whole suite, as the official runner would run
+	 * it with --plugin_options --interpret or --jit. */
+	if (have_plugin)
+		jit_refusal();
+	for (e = PLUGIN_INTERP; have_plugin && e <= PLUGIN_JIT; e++) {
+		run_dir(root, "tests", false, e, &ppos[e]);
+		run_dir(root, "negative", true, e, &pneg[e]);
+		printf("plugin%s: %d/%d tests pass, %d/%d negative "
+		       "rejected\n",
+		       engine_flag[e], ppos[e].good, ppos[e].files,
+		       pneg[e].good, pneg[e].files);
+		CHECK(ppos[e].files == pos.files,
+		      "plugin%s ran %d files, in-process %d", engine_flag[e],
+		      ppos[e].files, pos.files);
 	}
 	return t_done();
 }

@@ -3,9 +3,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "conformance.h"
 #include "disasm.h"
+#include "engine.h"
+#include "jit.h"
 #include "vm.h"
 
 /*
@@ -61,6 +64,15 @@ static int report_abort(const struct hr_vm_prog *vm, const struct hr_run *run,
 int hr_conformance_run(const struct hr_insn *insns, uint32_t cnt, void *mem,
 		       size_t len, uint64_t *r0, char *err, size_t errsz)
 {
+	return hr_conformance_run_engine(HR_ENGINE_INTERP, insns, cnt, mem, len,
+					 r0, NULL, err, errsz);
+}
+
+int hr_conformance_run_engine(enum hr_engine engine,
+			      const struct hr_insn *insns, uint32_t cnt,
+			      void *mem, size_t len, uint64_t *r0,
+			      size_t *jit_bytes, char *err, size_t errsz)
+{
 	struct hr_vm_prog vm = { .insns = insns, .cnt = cnt };
 	struct hr_region region = {
 		.start = (uintptr_t)mem,
@@ -72,6 +84,15 @@ int hr_conformance_run(const struct hr_insn *insns, uint32_t cnt, void *mem,
 	uint32_t bad_pc;
 	int ret = 0;
 
+	if (jit_bytes)
+		*jit_bytes = 0;
+	if (engine == HR_ENGINE_DEFAULT)
+		engine = hr_engine_available(HR_ENGINE_JIT) ? HR_ENGINE_JIT :
+							      HR_ENGINE_INTERP;
+	if (!hr_engine_available(engine)) {
+		snprintf(err, errsz, "engine %d is not in this build", engine);
+		return -ENOEXEC;
+	}
 	if (hr_prog_validate(insns, cnt, &bad_pc, &why)) {
 		snprintf(err, errsz, "insn %u: %s", bad_pc, why);
 		return -EINVAL;
@@ -89,10 +110,25 @@ int hr_conformance_run(const struct hr_insn *insns, uint32_t cnt, void *mem,
 		run->regions = &region;
 		run->nregions = 1;
 	}
-	*r0 = hr_interp_run(run, len ? (uint64_t)(uintptr_t)mem : 0, len);
+	if (engine == HR_ENGINE_JIT) {
+		/* hr_jit_run() would run a refused program interpreted; a
+		 * run that claims to test the JIT must not. */
+		ret = hr_jit_compile(&vm);
+		if (ret || !vm.jit) {
+			snprintf(err, errsz, "the JIT refused the program: %s",
+				 strerror(ret ? -ret : ENOEXEC));
+			ret = -ENOEXEC;
+			goto out;
+		}
+		if (jit_bytes)
+			*jit_bytes = vm.jit_size;
+	}
+	*r0 = hr_engine_run2(engine, run, len ? (uint64_t)(uintptr_t)mem : 0,
+			     len);
 	if (run->abort)
 		ret = report_abort(&vm, run, err, errsz);
 out:
+	hr_jit_free(&vm);
 	free(run);
 	free(vm.calls);
 	return ret;

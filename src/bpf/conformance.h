@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <headroom/test_run.h>
+
 #include "isa.h"
 
 /* The helper ID of the suite's unwind helper (ubpf's convention). */
@@ -23,5 +25,17 @@
  */
 int hr_conformance_run(const struct hr_insn *insns, uint32_t cnt, void *mem,
 		       size_t len, uint64_t *r0, char *err, size_t errsz);
+
+/*
+ * The same under @engine. HR_ENGINE_JIT compiles the program first and
+ * runs the compiled code; when the JIT refuses the program it returns
+ * -ENOEXEC without running it, never falling back to the interpreter.
+ * *@jit_bytes (when not NULL) is the size of the code that ran, 0 when
+ * the interpreter ran it.
+ */
+int hr_conformance_run_engine(enum hr_engine engine,
+			      const struct hr_insn *insns, uint32_t cnt,
+			      void *mem, size_t len, uint64_t *r0,
+			      size_t *jit_bytes, char *err, size_t errsz);
 
 #endif /* HR_BPF_CONFORMANCE_H */

@@ -7,10 +7,17 @@
  * plugin options, writes the program as base16 bytes to its stdin, and
  * reads r0 in hex from stdout. A non-zero exit means the program failed;
  * its stderr then is the error text compared with the test's `-- error`.
+ *
+ * --jit runs the program as x86-64 code and nothing else: when the JIT
+ * refuses it the plugin says so and exits 2 rather than answering from
+ * the interpreter, so a conformance run with --jit tests the JIT.
+ * --verbose names on stderr the engine that ran (and the size of the
+ * code), which the in-tree test checks.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,16 +35,17 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: " PROG " [MEMORY] [--program PROGRAM] [--interpret | "
-		"--jit]\n"
+		"--jit] [--verbose]\n"
 		"Runs one eBPF program for bpf_conformance: PROGRAM (or the "
 		"first line of\n"
 		"stdin) and MEMORY are base16 bytes separated by spaces; r1 "
 		"is the memory,\n"
 		"r2 its length. Prints r0 in hex and exits 0, or prints the "
 		"error to stderr\n"
-		"and exits 1.\n"
+		"and exits 1 (2: the JIT refused the program).\n"
 		"  --interpret  run under the interpreter (the default)\n"
-		"  --jit        run under the x86-64 JIT\n"
+		"  --jit        run under the x86-64 JIT, never interpreted\n"
+		"  --verbose    name the engine that ran on stderr\n"
 		"  --help       this text\n");
 }
 
@@ -107,6 +115,9 @@ int main(int argc, char **argv)
 {
 	struct bytes prog = { 0 }, mem = { 0 };
 	const char *prog_hex = NULL, *mem_hex = NULL;
+	enum hr_engine engine = HR_ENGINE_INTERP;
+	bool verbose = false;
+	size_t jit_bytes = 0;
 	char err[512];
 	uint64_t r0;
 	int i, ret;
@@ -116,9 +127,11 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else if (!strcmp(argv[i], "--interpret")) {
-			continue;
+			engine = HR_ENGINE_INTERP;
 		} else if (!strcmp(argv[i], "--jit")) {
-			return fail("%s: the JIT is not built yet", "--jit");
+			engine = HR_ENGINE_JIT;
+		} else if (!strcmp(argv[i], "--verbose")) {
+			verbose = true;
 		} else if (!strcmp(argv[i], "--program") && i + 1 < argc) {
 			prog_hex = argv[++i];
 		} else if (!strncmp(argv[i], "--", 2)) {
@@ -138,15 +151,26 @@ int main(int argc, char **argv)
 	if (!prog.len || prog.len % sizeof(struct hr_insn))
 		return fail("%s", "program is not a whole number of "
 				  "instructions");
-	ret = hr_conformance_run((const struct hr_insn *)prog.buf,
-				 (uint32_t)(prog.len / sizeof(struct hr_insn)),
-				 mem.buf, mem.len, &r0, err, sizeof(err));
+	ret = hr_conformance_run_engine(
+		engine, (const struct hr_insn *)prog.buf,
+		(uint32_t)(prog.len / sizeof(struct hr_insn)), mem.buf, mem.len,
+		&r0, &jit_bytes, err, sizeof(err));
 	free(prog.buf);
-	if (ret) {
-		free(mem.buf);
-		return fail("%s", err);
-	}
 	free(mem.buf);
+	if (ret == -ENOEXEC) {
+		fail("--jit: %s", err);
+		return 2;
+	}
+	if (verbose && ret != -EINVAL) {
+		if (engine == HR_ENGINE_JIT)
+			fprintf(stderr,
+				PROG ": engine jit, %zu bytes of code\n",
+				jit_bytes);
+		else
+			fprintf(stderr, PROG ": engine interpreter\n");
+	}
+	if (ret)
+		return fail("%s", err);
 	printf("%" PRIx64 "\n", r0);
 	return 0;
 }
