@@ -37,6 +37,7 @@ BPF_CFLAGS ?= -O2 -g -target bpf -Wall -Wno-unused-value \
 LIB_SRCS  := $(wildcard src/util/*.c src/bpf/*.c src/maps/*.c src/core/*.c src/dev/*.c)
 CLI_SRCS  := $(filter-out src/cli/conformance_plugin.c,$(wildcard src/cli/*.c))
 TEST_SRCS := $(wildcard tests/test_*.c)
+TEST_SCRIPTS := $(wildcard tests/test_*.sh)
 TEST_LIB_SRCS := $(filter-out $(TEST_SRCS),$(wildcard tests/*.c))
 BENCH_SRCS := $(wildcard bench/*.c)
 PROG_SRCS := $(wildcard progs/*.bpf.c)
@@ -52,8 +53,11 @@ BINS      := $(BUILD)/bin/headroom $(BUILD)/bin/headroom-conformance-plugin
 
 FORMAT_SRCS := $(shell find include src tests bench progs fuzz -name '*.[ch]' 2>/dev/null)
 
-.PHONY: all deps demo test bench format check-format clean fuzz fuzz-build fuzz-smoke
+.PHONY: all deps demo test bench format check-format clean install uninstall shared fuzz fuzz-build fuzz-smoke
 .SUFFIXES:
+# Test and bench objects are intermediates GNU make would delete; keep
+# them so that a second make builds nothing.
+.SECONDARY:
 
 all: $(BINS) $(PROG_OBJS) $(TEST_BINS) $(BENCH_BINS)
 
@@ -66,7 +70,7 @@ demo: deps
 
 # TESTS=name ... runs only those test programs (e.g. TESTS="test_maps").
 TESTS ?=
-RUN_TESTS = $(if $(TESTS),$(addprefix $(BUILD)/tests/,$(TESTS)),$(TEST_BINS))
+RUN_TESTS = $(if $(TESTS),$(foreach t,$(TESTS),$(or $(wildcard tests/$(t).sh),$(BUILD)/tests/$(t))),$(TEST_BINS) $(TEST_SCRIPTS))
 
 test: deps
 	@$(MAKE) --no-print-directory all
@@ -106,6 +110,82 @@ $(BUILD)/progs/%.o: progs/%.bpf.c $(wildcard progs/include/*.h)
 # Programs that include another one's source.
 $(BUILD)/progs/jit_percpu.o $(BUILD)/progs/jit_percpu_hash.o \
 	$(BUILD)/progs/jit_lru_percpu.o: progs/bench_lookup.bpf.c
+
+# Installation: PREFIX (/usr/local), DESTDIR for staging. The shared
+# library is built from position-independent objects of its own.
+VERSION    := 0.1.0
+SOVERSION  := 0
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR    ?= $(PREFIX)/share/headroom
+MANDIR     ?= $(PREFIX)/share/man
+COMPDIR    ?= $(PREFIX)/share/bash-completion/completions
+SHLIB      := $(BUILD)/libheadroom.so.$(VERSION)
+PIC_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
+DATA_PROGS := $(BUILD)/progs/xdp_demo.o $(BUILD)/progs/demo_rx.o \
+	      $(BUILD)/progs/demo_tc.o
+MAN_NAME_test    := run one XDP or tc program over packets, as BPF_PROG_TEST_RUN
+MAN_NAME_inspect := list what a BPF object holds and what headroom can run
+MAN_NAME_demo    := run the datapath on its built-in default
+MAN_PAGES  := $(BUILD)/man/headroom.1 \
+	      $(patsubst MAN_NAME_%,$(BUILD)/man/headroom-%.1,$(filter MAN_NAME_%,$(.VARIABLES)))
+
+shared: $(SHLIB)
+
+# The data directory of the prefix, for a binary copied out of its tree.
+$(BUILD)/obj/src/cli/cmd_demo.o: CFLAGS += -DHR_DATADIR='"$(DATADIR)"'
+$(BUILD)/obj/src/cli/main.o: CFLAGS += -DHR_VERSION='"$(VERSION)"'
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+
+$(SHLIB): $(PIC_OBJS)
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,libheadroom.so.$(SOVERSION) \
+		-o $@ $^ $(LDLIBS)
+
+$(BUILD)/headroom.pc: headroom.pc.in Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' $< >$@
+
+# Man pages from the --help texts, so that they say what --help says.
+$(BUILD)/man/headroom.1: $(BUILD)/bin/headroom
+	@mkdir -p $(dir $@)
+	help2man --no-info --name="run XDP and tc programs in user space" \
+		--version-option=--version -o $@ $<
+
+$(BUILD)/man/headroom-%.1: $(BUILD)/bin/headroom
+	@mkdir -p $(dir $@)
+	help2man --no-info --name="$(MAN_NAME_$*)" \
+		--help-option="$* --help" --version-option=--version -o $@ $<
+	sed -i -e '/^\.TH /s/^\.TH HEADROOM /.TH HEADROOM-$(shell echo $* | tr a-z A-Z) /' \
+	    -e '/^\.SH NAME/{n;s/^headroom /headroom-$* /}' $@
+
+install: $(MAN_PAGES) $(BINS) $(LIB) $(SHLIB) $(DATA_PROGS) $(BUILD)/headroom.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
+		$(DESTDIR)$(INCLUDEDIR)/headroom $(DESTDIR)$(DATADIR)/progs \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR)
+	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)
+	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)
+	ln -sf libheadroom.so.$(VERSION) \
+		$(DESTDIR)$(LIBDIR)/libheadroom.so.$(SOVERSION)
+	ln -sf libheadroom.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libheadroom.so
+	install -m 644 include/headroom/*.h $(DESTDIR)$(INCLUDEDIR)/headroom
+	install -m 644 $(BUILD)/headroom.pc $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -m 644 $(DATA_PROGS) $(DESTDIR)$(DATADIR)/progs
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1
+	install -m 644 completions/headroom $(DESTDIR)$(COMPDIR)/headroom
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(BINS)))
+	rm -f $(DESTDIR)$(LIBDIR)/libheadroom.a $(DESTDIR)$(LIBDIR)/libheadroom.so*
+	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/headroom.pc
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/headroom $(DESTDIR)$(DATADIR)
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES)))
+	rm -f $(DESTDIR)$(COMPDIR)/headroom
 
 # libFuzzer harnesses: fuzz/fuzz_NAME.c, seed corpus fuzz/corpus/NAME/.
 # Built with clang and the library's sources compiled again under
@@ -154,5 +234,5 @@ check-format:
 clean:
 	rm -rf build build-asan build-tsan build-fuzz
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)
 -include $(shell find $(FUZZ_BUILD)/obj -name '*.d' 2>/dev/null)

@@ -3,7 +3,7 @@
 # As root it runs apt-get; otherwise it names what is missing and fails.
 set -e
 pkgs="clang llvm make gcc libbpf-dev libelf-dev libpcap-dev libxdp-dev \
-zlib1g-dev iproute2 libc6-dev-i386 clang-format"
+zlib1g-dev iproute2 libc6-dev-i386 clang-format help2man pkg-config"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
@@ -16,5 +16,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "install-deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
-apt-get install -y --no-install-recommends $missing >/dev/null ||
-	{ apt-get update >/dev/null && apt-get install -y --no-install-recommends $missing >/dev/null; }
+# Another apt (unattended-upgrades on a fresh machine) may hold the dpkg
+# lock: wait for it, up to ten minutes, instead of failing at once.
+apt="apt-get -o DPkg::Lock::Timeout=600"
+$apt install -y --no-install-recommends $missing >/dev/null ||
+	{ $apt update >/dev/null && $apt install -y --no-install-recommends $missing >/dev/null; }

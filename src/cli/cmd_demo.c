@@ -41,17 +41,47 @@ static const struct demo_packet packets[] = {
 	{ "runt: 16 bytes", "020000000002 020000000001 0800 4500" },
 };
 
-/* The BPF objects are built next to the binary: bin/../progs. */
+#ifndef HR_DATADIR
+#define HR_DATADIR "/usr/local/share/headroom"
+#endif
+
+static bool has_demo(const char *dir)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/xdp_demo.o", dir);
+
+	return n > 0 && (size_t)n < sizeof(path) && access(path, R_OK) == 0;
+}
+
+/*
+ * Where the demo's BPF objects are: $HEADROOM_DATADIR/progs when set;
+ * else beside the binary, as built (bin/../progs) or as installed
+ * (bin/../share/headroom/progs); else the data directory of the prefix it
+ * was built for, so that a copied binary still finds an installed tree.
+ */
 static int demo_progs_dir(char *buf, size_t sz)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *env = getenv("HEADROOM_DATADIR");
+	char exe[PATH_MAX], *bin;
+	ssize_t n;
 
-	if (n < 0)
-		return -1;
-	exe[n] = '\0';
-	snprintf(buf, sz, "%s/../progs", dirname(exe));
-	return 0;
+	if (env && *env) {
+		snprintf(buf, sz, "%s/progs", env);
+		return has_demo(buf) ? 0 : -1;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		bin = dirname(exe);
+		snprintf(buf, sz, "%s/../progs", bin);
+		if (has_demo(buf))
+			return 0;
+		snprintf(buf, sz, "%s/../share/headroom/progs", bin);
+		if (has_demo(buf))
+			return 0;
+	}
+	snprintf(buf, sz, "%s/progs", HR_DATADIR);
+	return has_demo(buf) ? 0 : -1;
 }
 
 static void print_words(const uint8_t *meta, uint32_t len)
@@ -170,7 +200,10 @@ int hr_cmd_demo(int argc, char **argv)
 		}
 	}
 	if (demo_progs_dir(dir, sizeof(dir))) {
-		fprintf(stderr, "headroom demo: cannot find own binary\n");
+		fprintf(stderr,
+			"headroom demo: no xdp_demo.o in %s (set "
+			"HEADROOM_DATADIR to the directory holding progs/)\n",
+			dir);
 		return HR_EXIT_LOAD;
 	}
 	if (!packets_only && hr_demo_pipeline(dir, seconds, pps))

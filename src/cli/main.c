@@ -6,6 +6,10 @@
 #include "cli.h"
 #include "headroom/print.h"
 
+#ifndef HR_VERSION
+#define HR_VERSION "unknown"
+#endif
+
 static const char usage[] =
 	"usage: headroom COMMAND [ARGS]\n"
 	"\n"
@@ -24,6 +28,7 @@ static const char usage[] =
 	"               statistics), then the demo program over built-in\n"
 	"               packets\n"
 	"  help         this text ('headroom COMMAND --help' for a command)\n"
+	"  version      the version (also --version)\n"
 	"\n"
 	"exit codes: 0 ok, 1 load error, 2 bad arguments or input,\n"
 	"            3 a packet could not be run\n";
@@ -39,6 +44,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "-h")) {
 		fputs(usage, stdout);
+		return HR_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("headroom %s\n", HR_VERSION);
 		return HR_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "test"))
