@@ -17,7 +17,7 @@
 #include "headroom/devices.h"
 #include "headroom/map.h"
 #include "core/datapath.h"
-#include "maps/cpumap.h"
+#include "headroom/cpumap.h"
 #include "maps/redirect_impl.h"
 
 struct cv {

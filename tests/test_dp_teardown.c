@@ -15,7 +15,7 @@
 #include "harness.h"
 #include "core/datapath.h"
 #include "core/pool.h"
-#include "maps/cpumap.h"
+#include "headroom/cpumap.h"
 
 int main(void)
 {

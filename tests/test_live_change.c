@@ -34,7 +34,7 @@
 #include "headroom/object.h"
 #include "core/datapath.h"
 #include "core/pool.h"
-#include "maps/cpumap.h"
+#include "headroom/cpumap.h"
 
 /* vk_xdp.bpf.c's counters. */
 enum { C_ABORTED, C_DROP, C_PASS, C_TX, C_REDIRECT };

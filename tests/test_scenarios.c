@@ -48,7 +48,7 @@
 #include "core/pool.h"
 #include "dev/pcap_file.h"
 #include "dev/toeplitz.h"
-#include "maps/cpumap.h"
+#include "headroom/cpumap.h"
 
 #include "../progs/include/hr_progs.h"
 

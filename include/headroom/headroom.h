@@ -13,5 +13,6 @@
 #include "xsk.h"
 #include "devices.h"
 #include "datapath.h"
+#include "cpumap.h"
 
 #endif /* HEADROOM_H */

@@ -16,7 +16,7 @@
 #include <headroom/devices.h>
 
 #include "cli.h"
-#include "maps/cpumap.h"
+#include "headroom/cpumap.h"
 
 struct demo {
 	struct hr_datapath *dp;

@@ -13,7 +13,7 @@
 #include <headroom/datapath.h>
 
 #include "datapath.h"
-#include "../maps/cpumap.h"
+#include "headroom/cpumap.h"
 #include "../maps/map.h"
 
 #define HR_STATS_KEYS 64 /* cpumap entries reported per map */

@@ -21,7 +21,7 @@
 #include "../bpf/prog_registry.h"
 #include "../core/datapath.h"
 #include "../dev/ring.h"
-#include "cpumap.h"
+#include "headroom/cpumap.h"
 #include "map.h"
 #include "map_impl.h"
 #include "redirect_impl.h"

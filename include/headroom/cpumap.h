@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CPUMAP counters, as the kernel's tracepoints report them:
+ * CPUMAP counters of a cpumap (hr_object_find_map()), as the kernel's tracepoints report them:
  * xdp_cpumap_enqueue per (source worker, target entry) and
  * xdp_cpumap_kthread per target entry. Cumulative over the map's life,
  * across entry replacements; each counter has one writer (the source
  * worker, or the target's worker), read with relaxed loads.
  */
-#ifndef HR_MAPS_CPUMAP_H
-#define HR_MAPS_CPUMAP_H
+#ifndef HEADROOM_CPUMAP_H
+#define HEADROOM_CPUMAP_H
 
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct hr_map;
 
@@ -37,4 +41,8 @@ int hr_cpumap_enqueue_stats(struct hr_map *map, unsigned int src, uint32_t key,
 int hr_cpumap_kthread_stats(struct hr_map *map, uint32_t key,
 			    struct hr_cpumap_kthread_stats *out);
 
-#endif /* HR_MAPS_CPUMAP_H */
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEADROOM_CPUMAP_H */
