@@ -110,6 +110,8 @@ $(BUILD)/progs/%.o: progs/%.bpf.c $(wildcard progs/include/*.h)
 # Programs that include another one's source.
 $(BUILD)/progs/jit_percpu.o $(BUILD)/progs/jit_percpu_hash.o \
 	$(BUILD)/progs/jit_lru_percpu.o: progs/bench_lookup.bpf.c
+$(BUILD)/progs/xdp_dynptr_nordwr.o: progs/xdp_dynptr.bpf.c
+$(BUILD)/progs/skb_meta_dynptr_nordwr.o: progs/skb_meta_dynptr.bpf.c
 
 # Installation: PREFIX (/usr/local), DESTDIR for staging. The shared
 # library is built from position-independent objects of its own.

@@ -27,6 +27,16 @@
 #include "hr_dynptr.h"
 #include "hr_skb_meta.h"
 
+/*
+ * The rdwr slice and a store through it. skb_meta_dynptr_nordwr.bpf.c
+ * builds this file again for kernels that refuse bpf_dynptr_slice_rdwr
+ * (include/hr_rdwr_emul.h, tests/kernel_side.h).
+ */
+#ifndef SLICE_RDWR
+#define SLICE_RDWR(d, off, buf, len) bpf_dynptr_slice_rdwr(d, off, buf, len)
+#define SLICE_STORE(d, off, p, buf, i, v) ((p)[i] = (v))
+#endif
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, SMD_NRECS);
@@ -73,16 +83,17 @@ int smd_xdp(struct xdp_md *ctx)
 /* Slice of @len at @off: its kind (0 NULL, 1 not the buffer, 2 the
  * buffer) and first bytes; with @rw through the rdwr kfunc, and then its
  * first byte is bumped by @bump. */
-#define SLICE(dp, off, buf, len, kind, first, rw, bump)                      \
-	do {                                                                 \
-		__u8 *p_ = (rw) ? bpf_dynptr_slice_rdwr(dp, off, buf, len) : \
-				  bpf_dynptr_slice(dp, off, buf, len);       \
-		kind = p_ ? (p_ == (__u8 *)(buf) ? 2 : 1) : 0;               \
-		if (p_) {                                                    \
-			__builtin_memcpy(first, p_, (len) < 4 ? (len) : 4);  \
-			if (rw)                                              \
-				p_[0] += (bump);                             \
-		}                                                            \
+#define SLICE(dp, off, buf, len, kind, first, rw, bump)                     \
+	do {                                                                \
+		__u8 *p_ = (rw) ? SLICE_RDWR(dp, off, buf, len) :           \
+				  bpf_dynptr_slice(dp, off, buf, len);      \
+		kind = p_ ? (p_ == (__u8 *)(buf) ? 2 : 1) : 0;              \
+		if (p_) {                                                   \
+			__builtin_memcpy(first, p_, (len) < 4 ? (len) : 4); \
+			if (rw)                                             \
+				SLICE_STORE(dp, off, p_, buf, 0,            \
+					    p_[0] + (bump));                \
+		}                                                           \
 	} while (0)
 
 SEC("tc")
@@ -165,7 +176,7 @@ int smd_tc(struct __sk_buff *skb)
 	rec->n_rd = bpf_dynptr_read(tmp, 4, &n, 0, 0);
 	rec->n_wr = bpf_dynptr_write(&n, 0, pat, 1, 0);
 	rec->n_slice = bpf_dynptr_slice(&n, 0, NULL, 1) != NULL;
-	rec->n_slice_rw = bpf_dynptr_slice_rdwr(&n, 0, NULL, 1) != NULL;
+	rec->n_slice_rw = SLICE_RDWR(&n, 0, NULL, 1) != NULL;
 	rec->n_adjust = bpf_dynptr_adjust(&n, 0, 0);
 	rec->n_clone = bpf_dynptr_clone(&n, &nc);
 	rec->n_clone_null = bpf_dynptr_is_null(&nc);

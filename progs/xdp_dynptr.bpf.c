@@ -12,6 +12,16 @@
 
 #include "hr_dynptr.h"
 
+/*
+ * The rdwr slice and a store through it. xdp_dynptr_nordwr.bpf.c builds
+ * this file again for kernels that refuse bpf_dynptr_slice_rdwr
+ * (include/hr_rdwr_emul.h, tests/kernel_side.h).
+ */
+#ifndef SLICE_RDWR
+#define SLICE_RDWR(d, off, buf, len) bpf_dynptr_slice_rdwr(d, off, buf, len)
+#define SLICE_STORE(d, off, p, buf, i, v) ((p)[i] = (v))
+#endif
+
 struct out {
 	__s32 create, rd, wr;
 	__u8 slice, first, pad[2];
@@ -25,7 +35,7 @@ static __always_inline void do_slice(struct bpf_dynptr *d, __u8 kind, __u32 off,
 	__u8 *p;
 
 	if (kind & 2)
-		p = bpf_dynptr_slice_rdwr(d, off, buf, sizeof(buf));
+		p = SLICE_RDWR(d, off, buf, sizeof(buf));
 	else
 		p = bpf_dynptr_slice(d, off, buf, sizeof(buf));
 	if (!p) {
@@ -35,7 +45,7 @@ static __always_inline void do_slice(struct bpf_dynptr *d, __u8 kind, __u32 off,
 	o->slice = p == buf ? 2 : 1;
 	o->first = p[0];
 	if (kind & 2)
-		p[15] ^= 0xff; /* through a rdwr slice */
+		SLICE_STORE(d, off, p, buf, 15, p[15] ^ 0xff);
 }
 
 SEC("xdp")
@@ -79,12 +89,12 @@ int xdp_dynptr_ttl(struct xdp_md *ctx)
 		return XDP_DROP;
 	if (eth[12] != 0x08 || eth[13] != 0x00)
 		return XDP_PASS;
-	ip = bpf_dynptr_slice_rdwr(&d, 14, ip_buf, sizeof(ip_buf));
+	ip = SLICE_RDWR(&d, 14, ip_buf, sizeof(ip_buf));
 	if (!ip)
 		return XDP_DROP;
 	if (ip[8] <= 1)
 		return XDP_DROP;
-	ip[8]--;
+	SLICE_STORE(&d, 14, ip, ip_buf, 8, ip[8] - 1);
 	if (ip == ip_buf)
 		bpf_dynptr_write(&d, 14, ip_buf, sizeof(ip_buf), 0);
 	return XDP_TX;
