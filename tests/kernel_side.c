@@ -2,6 +2,7 @@
 /* The kernel side of oracle tests (kernel_side.h). */
 #include "kernel_side.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -9,7 +10,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "harness.h"
@@ -30,6 +35,219 @@ struct bpf_object *t_kopen(const char *name)
 		bpf_object__close(o);
 		return NULL;
 	}
+	return o;
+}
+
+/*
+ * The host probe. The refusal comes from the verifier at the kfunc's
+ * call instruction, so the smallest program that shows it is an XDP one
+ * making a dynptr and taking one rdwr slice of it (nothing stored).
+ * The same program with the read-only bpf_dynptr_slice is the control:
+ * when that one does not load either, the probe proves nothing and the
+ * kernel counts as not refusing (its tests then fail as they would).
+ */
+#define INSN(c, d, s, o, i)                 \
+	((struct bpf_insn){ .code = (c),    \
+			    .dst_reg = (d), \
+			    .src_reg = (s), \
+			    .off = (o),     \
+			    .imm = (i) })
+#define KCALL(id) INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, id)
+
+static char probe_log[1 << 14];
+
+static bool t_host_refusal_log(int err, const char *log);
+
+static int probe_load(const struct btf *vm, const char *slice_fn)
+{
+	int from = btf__find_by_name_kind(vm, "bpf_dynptr_from_xdp",
+					  BTF_KIND_FUNC);
+	int slice = btf__find_by_name_kind(vm, slice_fn, BTF_KIND_FUNC);
+	struct bpf_insn insns[] = {
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 3, 10, 0, 0),
+		INSN(BPF_ALU64 | BPF_ADD | BPF_K, 3, 0, 0, -16),
+		KCALL(from),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0),
+		INSN(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, -16),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 3, 0, 0, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 4, 0, 0, 1),
+		KCALL(slice),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_PASS),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = probe_log,
+		    .log_size = sizeof(probe_log), .log_level = 1);
+	int fd;
+
+	if (from < 0 || slice < 0)
+		return -ENOENT;
+	probe_log[0] = '\0';
+	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "hr_probe", "GPL", insns,
+			   sizeof(insns) / sizeof(insns[0]), &opts);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static int host_probed = -1; /* -1 not yet, then 0 or 1 */
+static char host_note[256];
+
+bool t_host_refuses_kfunc(void)
+{
+	struct btf *vm;
+	int ro, rw;
+
+	if (host_probed >= 0)
+		return host_probed;
+	host_probed = 0;
+	vm = btf__load_vmlinux_btf();
+	if (!vm)
+		return false;
+	ro = probe_load(vm, "bpf_dynptr_slice");
+	rw = probe_load(vm, T_HOST_KFUNC);
+	btf__free(vm);
+	if (!ro && t_host_refusal_log(rw, probe_log)) {
+		host_probed = 1;
+		snprintf(
+			host_note, sizeof(host_note),
+			"this kernel refuses every program calling " T_HOST_KFUNC
+			" at load (EPERM, \"" T_HOST_KFUNC
+			"() is not allowed\"), a host restriction mainline "
+			"6.18 does not have; bpf_dynptr_slice loads");
+	}
+	return host_probed;
+}
+
+const char *t_host_note(void)
+{
+	t_host_refuses_kfunc();
+	return host_note;
+}
+
+static bool t_host_refusal_log(int err, const char *log)
+{
+	return err == -EPERM && log &&
+	       strstr(log, T_HOST_KFUNC "() is not allowed\n");
+}
+
+bool t_host_refusal(int err, const char *log)
+{
+	return t_host_refuses_kfunc() && t_host_refusal_log(err, log);
+}
+
+/* What libbpf prints while t_kload() loads, shown only for failures that
+ * are not the host's. */
+static char kload_out[1 << 16];
+static size_t kload_len;
+
+static int kload_print(enum libbpf_print_level level, const char *fmt,
+		       va_list ap)
+{
+	int n;
+
+	if (level == LIBBPF_DEBUG || kload_len >= sizeof(kload_out) - 1)
+		return 0;
+	n = vsnprintf(kload_out + kload_len, sizeof(kload_out) - kload_len, fmt,
+		      ap);
+	if (n > 0)
+		kload_len += (size_t)n < sizeof(kload_out) - kload_len ?
+				     (size_t)n :
+				     sizeof(kload_out) - kload_len - 1;
+	return 0;
+}
+
+/* @path with only program @prog (NULL: all but those in @skip, a list of
+ * "name," entries) loaded; 0 or the load's -errno. */
+static int kload_some(const char *path, const char *prog, const char *skip,
+		      struct bpf_object **out)
+{
+	struct bpf_object *o = bpf_object__open_file(path, NULL);
+	struct bpf_program *p;
+	char key[160];
+	int err;
+
+	if (!o)
+		return -errno;
+	bpf_object__for_each_program(p, o)
+	{
+		snprintf(key, sizeof(key), "%s,", bpf_program__name(p));
+		if (prog)
+			bpf_program__set_autoload(
+				p, !strcmp(prog, bpf_program__name(p)));
+		else if (strstr(skip, key))
+			bpf_program__set_autoload(p, false);
+	}
+	err = bpf_object__load(o);
+	if (err || !out)
+		bpf_object__close(o);
+	else
+		*out = o;
+	return err;
+}
+
+struct bpf_object *t_kload(const char *name, char *left_out, size_t sz,
+			   int *err)
+{
+	libbpf_print_fn_t old = libbpf_set_print(kload_print);
+	struct bpf_object *o = NULL, *all;
+	struct bpf_program *p;
+	char path[512], skip[1024] = "";
+	size_t n = 0;
+	int e;
+
+	if (left_out && sz)
+		left_out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", t_progs_dir(), name);
+	kload_len = 0;
+	kload_out[0] = '\0';
+	e = kload_some(path, NULL, "", &o);
+	if (!e || !t_host_refusal(e, kload_out))
+		goto out;
+	/* One program at a time: which ones the host alone refuses. */
+	all = bpf_object__open_file(path, NULL);
+	if (!all) {
+		e = -errno;
+		goto out;
+	}
+	bpf_object__for_each_program(p, all)
+	{
+		kload_len = 0;
+		kload_out[0] = '\0';
+		e = kload_some(path, bpf_program__name(p), NULL, NULL);
+		if (!e)
+			continue;
+		if (!t_host_refusal(e, kload_out))
+			break;
+		n += (size_t)snprintf(skip + n, sizeof(skip) - n, "%s,",
+				      bpf_program__name(p));
+		e = 0;
+		if (n >= sizeof(skip))
+			e = -E2BIG;
+	}
+	bpf_object__close(all);
+	if (!e) {
+		kload_len = 0;
+		kload_out[0] = '\0';
+		e = kload_some(path, NULL, skip, &o);
+	}
+	if (!e && left_out && sz) {
+		snprintf(left_out, sz, "%s", skip);
+		n = strlen(left_out);
+		if (n)
+			left_out[n - 1] = '\0'; /* the last ',' */
+	}
+out:
+	libbpf_set_print(old);
+	if (e) {
+		fprintf(stderr, "kernel: load %s: %s\n%s", path, strerror(-e),
+			kload_out);
+		o = NULL;
+	}
+	if (err)
+		*err = e;
 	return o;
 }
 

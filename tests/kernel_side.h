@@ -10,6 +10,8 @@
 #ifndef HR_TESTS_KERNEL_SIDE_H
 #define HR_TESTS_KERNEL_SIDE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <net/if.h>
 
 struct bpf_object;
@@ -17,6 +19,33 @@ struct bpf_object;
 /* $BUILD/progs/@name opened and loaded by libbpf; NULL after a failed
  * check. */
 struct bpf_object *t_kopen(const char *name);
+/*
+ * A host difference: some kernels refuse, at load, every program that
+ * calls the bpf_dynptr_slice_rdwr kfunc (EPERM, the verifier's last line
+ * "bpf_dynptr_slice_rdwr() is not allowed"), whatever the program type
+ * and dynptr kind, even when nothing is stored through the slice; the
+ * other dynptr kfuncs and helpers load. Mainline 6.18 takes the kfunc in
+ * XDP and tc programs. Whether the live kernel is such a kernel is
+ * probed once (kernel_side.c).
+ */
+#define T_HOST_KFUNC "bpf_dynptr_slice_rdwr"
+
+/* Whether the live kernel refuses T_HOST_KFUNC as above. */
+bool t_host_refuses_kfunc(void);
+/* One line saying what this kernel refuses and why ("" when nothing). */
+const char *t_host_note(void);
+/* Whether a failed load (@err, the verifier's @log) is that refusal. */
+bool t_host_refusal(int err, const char *log);
+
+/*
+ * $BUILD/progs/@name opened and loaded by libbpf, leaving out (fd -1)
+ * the programs the kernel refuses only because of t_host_refuses_kfunc()
+ * (named in @left_out, "" when none); NULL on any other failure, with
+ * -errno in *@err when @err is given. No check is counted.
+ */
+struct bpf_object *t_kload(const char *name, char *left_out, size_t sz,
+			   int *err);
+
 /* The fd of program or map @name of @o, or -1. */
 int t_kprog(struct bpf_object *o, const char *name);
 int t_kmap(struct bpf_object *o, const char *name);

@@ -54,7 +54,9 @@ void oracle_free(struct oracle *o);
 bool oracle_have_headroom(void);
 
 /* One side only: 0, or -errno when the object or program cannot be set
- * up (not the run's own error, which goes to res->err). */
+ * up (not the run's own error, which goes to res->err). The kernel's
+ * side is -EPERM for a program the kernel refuses only for the host's
+ * kfunc restriction (kernel_side.h); the object's other programs run. */
 int oracle_run_kernel(struct oracle *o, const struct oracle_case *c,
 		      struct oracle_result *res);
 int oracle_run_headroom(struct oracle *o, const struct oracle_case *c,
@@ -62,9 +64,12 @@ int oracle_run_headroom(struct oracle *o, const struct oracle_case *c,
 
 /*
  * Both sides, compared. Returns 1 when they agree, 0 when they differ
- * (both printed with @label), or -errno on a setup failure. Counts into
- * the totals oracle_summary() prints.
+ * (both printed with @label), ORACLE_REFUSED when the kernel refuses the
+ * program only for the host's kfunc restriction (nothing compared), or
+ * -errno on a setup failure. Counts into the totals oracle_summary()
+ * prints.
  */
+#define ORACLE_REFUSED 2
 int oracle_check(struct oracle *o, const struct oracle_case *c,
 		 const char *label);
 
@@ -72,6 +77,7 @@ int oracle_check(struct oracle *o, const struct oracle_case *c,
 void oracle_summary(const struct oracle *o);
 unsigned int oracle_cases(const struct oracle *o);
 unsigned int oracle_differences(const struct oracle *o);
+unsigned int oracle_refused(const struct oracle *o);
 
 /* The headroom engine oracle_check() uses (enum hr_engine; default 0). */
 void oracle_set_engine(struct oracle *o, int engine);

@@ -12,10 +12,12 @@
 
 #include "harness.h"
 #include "headroom/headroom.h"
+#include "kernel_side.h"
 
 struct tc_oracle {
 	struct bpf_object *kobj;
 	struct hr_object *hobj;
+	char kleft[512]; /* left out for the host (kernel_side.h) */
 };
 
 struct tc_oracle *tc_oracle_open(const char *obj, bool kernel)
@@ -36,13 +38,12 @@ struct tc_oracle *tc_oracle_open(const char *obj, bool kernel)
 	}
 	if (!kernel)
 		return o;
-	o->kobj = bpf_object__open_file(path, NULL);
-	if (!o->kobj || bpf_object__load(o->kobj)) {
+	o->kobj = t_kload(obj, o->kleft, sizeof(o->kleft), NULL);
+	if (!o->kobj)
 		fprintf(stderr, "kernel cannot load %s\n", path);
-		if (o->kobj)
-			bpf_object__close(o->kobj);
-		o->kobj = NULL;
-	}
+	else if (o->kleft[0])
+		fprintf(stderr, "tc oracle: kernel: %s: left out %s: %s\n", obj,
+			o->kleft, t_host_note());
 	return o;
 }
 
@@ -69,6 +70,8 @@ int tc_run_kernel(struct tc_oracle *o, const char *prog, const void *pkt,
 	p = bpf_object__find_program_by_name(o->kobj, prog);
 	if (!p)
 		return -ENOENT;
+	if (bpf_program__fd(p) < 0 && o->kleft[0])
+		return -EPERM;
 	memset(res, 0, sizeof(*res));
 	opts.data_in = pkt;
 	opts.data_size_in = len;
@@ -133,6 +136,7 @@ int tc_check(struct tc_oracle *o, const char *prog, const void *pkt,
 {
 	static struct tc_result k, h;
 	bool same;
+	int err;
 
 	if (tc_run_headroom(o, prog, pkt, len, ctx, &h)) {
 		fprintf(stderr, "%s: no program %s\n", label, prog);
@@ -142,7 +146,10 @@ int tc_check(struct tc_oracle *o, const char *prog, const void *pkt,
 		*hr = h;
 	if (!o->kobj)
 		return 1;
-	if (tc_run_kernel(o, prog, pkt, len, ctx, &k)) {
+	err = tc_run_kernel(o, prog, pkt, len, ctx, &k);
+	if (err == -EPERM)
+		return TC_REFUSED;
+	if (err) {
 		fprintf(stderr, "%s: kernel has no program %s\n", label, prog);
 		return 0;
 	}

@@ -29,7 +29,9 @@ struct tc_oracle;
 struct tc_oracle *tc_oracle_open(const char *obj, bool kernel);
 void tc_oracle_close(struct tc_oracle *o);
 
-/* One side; 0 or -errno for a setup failure (program not found). */
+/* One side; 0 or -errno for a setup failure (program not found; for the
+ * kernel, -EPERM: a program left out because the kernel refuses it only
+ * for the host's kfunc restriction, kernel_side.h). */
 int tc_run_kernel(struct tc_oracle *o, const char *prog, const void *pkt,
 		  uint32_t len, const struct __sk_buff *ctx,
 		  struct tc_result *res);
@@ -38,7 +40,10 @@ int tc_run_headroom(struct tc_oracle *o, const char *prog, const void *pkt,
 		    struct tc_result *res);
 
 /* Both sides compared (the kernel's only when it was opened): 1 agree, 0
- * differ (printed with @label). @hr receives headroom's result. */
+ * differ (printed with @label), TC_REFUSED: the kernel refuses the
+ * program only for the host's kfunc restriction, nothing compared. @hr
+ * receives headroom's result. */
+#define TC_REFUSED 2
 int tc_check(struct tc_oracle *o, const char *prog, const void *pkt,
 	     uint32_t len, const struct __sk_buff *ctx, const char *label,
 	     struct tc_result *hr);
