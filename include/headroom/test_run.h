@@ -21,6 +21,9 @@ enum hr_engine {
 	HR_ENGINE_DEFAULT = 0,
 	HR_ENGINE_INTERP = 1,
 	HR_ENGINE_JIT = 2,
+	/* The JIT with every access its proofs leave unchecked checked anyway;
+	 * a check that fails there is a bug report (HR_ABORT_JIT_CHECK). */
+	HR_ENGINE_JIT_CHECKED = 3,
 };
 
 struct hr_test_run_opts {

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: MIT
-/* Engine choice: the JIT on x86-64 by default, the interpreter elsewhere. */
+/*
+ * Engine choice: the JIT on x86-64 by default, the interpreter elsewhere,
+ * the checked JIT when asked; and the engines' invariants after each run.
+ */
+#include <stdint.h>
+
 #include "engine.h"
 #include "jit.h"
+#include "util/print.h"
 
 bool hr_engine_available(enum hr_engine engine)
 {
@@ -10,6 +16,7 @@ bool hr_engine_available(enum hr_engine engine)
 	case HR_ENGINE_INTERP:
 		return true;
 	case HR_ENGINE_JIT:
+	case HR_ENGINE_JIT_CHECKED:
 		return hr_jit_supported();
 	}
 	return false;
@@ -22,13 +29,90 @@ bool hr_engine_available(enum hr_engine engine)
 #define JIT_BUILT 0
 #endif
 
+static unsigned long invariant_breaks;
+
+unsigned long hr_engine_invariant_breaks(void)
+{
+	return __atomic_load_n(&invariant_breaks, __ATOMIC_RELAXED);
+}
+
+void hr_engine_invariant_reset(void)
+{
+	__atomic_store_n(&invariant_breaks, 0, __ATOMIC_RELAXED);
+}
+
+/*
+ * HOOK for bpf_spin_lock tracking (helpers_maps2.c): how many locks @run
+ * still holds when it ends. Answers 0 until struct hr_run counts them;
+ * then it is `return run->locks_held;` (inline: it is on every run).
+ */
+static inline unsigned int run_locks_held(const struct hr_run *run)
+{
+	return 0;
+}
+
+void hr_run_invariant(struct hr_run *run, const char *what)
+{
+	unsigned long n =
+		__atomic_add_fetch(&invariant_breaks, 1, __ATOMIC_RELAXED);
+
+	/* Loud, but a datapath that keeps breaking one must not flood. */
+	if (n <= 16)
+		hr_pr_warn("engine invariant broken (a headroom bug): %s "
+			   "(program at pc %u, depth %u, abort %s)\n",
+			   what, run->abort_pc, run->depth,
+			   hr_abort_str(run->abort));
+	run->abort = HR_ABORT_INVARIANT;
+	run->abort_addr = 0;
+}
+
+/* The slow half of run_end(): which invariant broke, and the repair. */
+__attribute__((noinline, cold)) static uint64_t run_broken(struct hr_run *run,
+							   uint64_t budget0)
+{
+	if (run->depth != 0)
+		hr_run_invariant(run, "call depth not back to 0");
+	if (run->budget > budget0 &&
+	    !(run->abort == HR_ABORT_BUDGET && run->budget == UINT64_MAX))
+		hr_run_invariant(run, "budget grew or wrapped");
+	if (run_locks_held(run))
+		hr_run_invariant(run, "run ended holding a bpf_spin_lock");
+	run->depth = 0;
+	run->tail_call = NULL;
+	return run->vm->abort_ret;
+}
+
+/*
+ * Every run ends here. The budget may wrap once, from 0, as the step that
+ * finds it exhausted (both engines decrement, then abort).
+ */
+static inline uint64_t run_end(struct hr_run *run, uint64_t budget0,
+			       uint64_t r0)
+{
+	bool budget_ok =
+		run->budget <= budget0 ||
+		(run->abort == HR_ABORT_BUDGET && run->budget == UINT64_MAX);
+
+	if (__builtin_expect(run->depth != 0 || !budget_ok ||
+				     run_locks_held(run) != 0,
+			     0))
+		return run_broken(run, budget0);
+	return r0;
+}
+
 uint64_t hr_engine_run2(enum hr_engine engine, struct hr_run *run, uint64_t r1,
 			uint64_t r2)
 {
+	uint64_t budget0 = run->budget, r0;
+
 	if (engine == HR_ENGINE_JIT ||
 	    (engine == HR_ENGINE_DEFAULT && JIT_BUILT))
-		return hr_jit_run(run, r1, r2);
-	return hr_interp_run(run, r1, r2);
+		r0 = hr_jit_run(run, r1, r2);
+	else if (engine == HR_ENGINE_JIT_CHECKED)
+		r0 = hr_jit_run_checked(run, r1, r2);
+	else
+		r0 = hr_interp_run(run, r1, r2);
+	return run_end(run, budget0, r0);
 }
 
 uint64_t hr_engine_run(enum hr_engine engine, struct hr_run *run, uint64_t r1)
@@ -38,8 +122,14 @@ uint64_t hr_engine_run(enum hr_engine engine, struct hr_run *run, uint64_t r1)
 
 uint64_t hr_engine_run_ctx(enum hr_engine engine, struct hr_run *run)
 {
+	uint64_t budget0 = run->budget, r0;
+
 	if (engine == HR_ENGINE_JIT ||
 	    (engine == HR_ENGINE_DEFAULT && JIT_BUILT))
-		return hr_jit_run_ctx(run);
-	return hr_interp_run(run, (uintptr_t)run->ctx, 0);
+		r0 = hr_jit_run_ctx(run);
+	else if (engine == HR_ENGINE_JIT_CHECKED)
+		r0 = hr_jit_run_checked(run, (uintptr_t)run->ctx, 0);
+	else
+		r0 = hr_interp_run(run, (uintptr_t)run->ctx, 0);
+	return run_end(run, budget0, r0);
 }

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Engine choice: one entry point for the interpreter and (later) the JIT. */
+/*
+ * Engine choice: one entry point for the interpreter, the JIT and the
+ * checked JIT, and the one place every run ends, where the engines'
+ * invariants are checked.
+ */
 #ifndef HR_BPF_ENGINE_H
 #define HR_BPF_ENGINE_H
 
@@ -22,5 +26,21 @@ uint64_t hr_engine_run_ctx(enum hr_engine engine, struct hr_run *run);
 /* The same with r2 = @r2 (the conformance suite passes a length). */
 uint64_t hr_engine_run2(enum hr_engine engine, struct hr_run *run, uint64_t r1,
 			uint64_t r2);
+
+/*
+ * Engine invariants, checked after every run that ends through the
+ * functions above (the JIT also checks its host frame at each exit):
+ * call depth back to 0, the budget never above what the run started
+ * with (an exhausted one is the single wrap of its last step), no
+ * bpf_spin_lock held. A broken one is an engine bug: the run ends with
+ * HR_ABORT_INVARIANT whatever it ended with, r0 is vm->abort_ret, it is
+ * printed and counted, and the state is repaired for the next run.
+ */
+void hr_run_invariant(struct hr_run *run, const char *what);
+
+/* Runs that broke an invariant since start (or the last reset); the
+ * test harness fails a test binary whose count is not 0. */
+unsigned long hr_engine_invariant_breaks(void);
+void hr_engine_invariant_reset(void);
 
 #endif /* HR_BPF_ENGINE_H */

@@ -747,6 +747,9 @@ dispatch:
 	goto * x->h;
 
 out:
+	/* Every way out, an abort deep in a call included, leaves the depth
+	 * this function was entered at: frames below it are gone. */
+	run->depth = base;
 	while (own.n)
 		hr_xcode_free(own.tmp[--own.n]);
 	return ret;
@@ -764,22 +767,36 @@ const void *const *hr_interp_labels(void)
 	return label_table;
 }
 
+/*
+ * The caller (a helper called from either engine's code) goes on with the
+ * state it had, however the callback ended: an abort three frames down
+ * included. The JIT's code reads depth, pc, vm, regions and tail_call
+ * from the run after the helper returns, so each is put back here.
+ */
 uint64_t hr_interp_callback(struct hr_run *run, uint32_t pc,
 			    const uint64_t args[5])
 {
 	const struct hr_vm_prog *vm = run->vm;
+	const struct hr_vm_prog *tail = run->tail_call;
+	const struct hr_region *regions = run->regions;
+	unsigned int nregions = run->nregions, depth = run->depth;
+	uint32_t at = run->pc;
 	uint64_t regs[HR_NREGS] = { 0 }, r0;
 
-	if (run->depth + 1 >= HR_MAX_CALL_FRAMES) {
+	if (depth + 1 >= HR_MAX_CALL_FRAMES) {
 		hr_run_abort(run, HR_ABORT_CALL_DEPTH, pc);
 		return vm->abort_ret;
 	}
 	memcpy(&regs[1], args, 5 * sizeof(args[0]));
-	run->depth++;
+	run->depth = depth + 1;
 	regs[10] = hr_stack_hi(run) - (uint64_t)run->depth * HR_STACK_SIZE;
-	r0 = exec(run, pc, regs, 0, 0, run->depth);
-	run->depth--;
+	r0 = exec(run, pc, regs, 0, 0, depth + 1);
+	run->depth = depth;
 	run->vm = vm;
+	run->pc = at;
+	run->regions = regions;
+	run->nregions = nregions;
+	run->tail_call = tail;
 	return r0;
 }
 

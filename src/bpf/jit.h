@@ -47,7 +47,23 @@ uint64_t hr_jit_run_ctx(struct hr_run *run);
 typedef uint64_t (*hr_jit_fn)(uint64_t r1, uint64_t r2, struct hr_run *run);
 hr_jit_fn hr_jit_entry(struct hr_vm_prog *vm);
 
-/* Releases vm->jit (safe on a program never compiled). */
+/*
+ * hr_jit_run() with the checked JIT (HR_ENGINE_JIT_CHECKED): code of its
+ * own (vm->jit_chk) in which every access the bounds analysis or the
+ * stack rule lets the JIT leave unchecked is checked anyway, as is every
+ * fact an inlined call rests on; one that fails ends the run with
+ * HR_ABORT_JIT_CHECK. Tail calls are followed into checked code.
+ */
+uint64_t hr_jit_run_checked(struct hr_run *run, uint64_t r1, uint64_t r2);
+
+/*
+ * Test-only: while set, programs compiled from then on in checked mode
+ * take every access at a frame or context offset as proven (a wrong
+ * proof), so a test can see the check catch it.
+ */
+void hr_jit_test_wrong_proofs(bool on);
+
+/* Releases vm->jit and vm->jit_chk (safe on a program never compiled). */
 void hr_jit_free(struct hr_vm_prog *vm);
 
 #endif /* HR_BPF_JIT_H */

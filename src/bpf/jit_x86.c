@@ -177,9 +177,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "ctx.h"
+#include "engine.h"
 #include "helpers.h"
 #include "jit.h"
 #include "bounds.h"
@@ -246,12 +248,10 @@ enum {
 #define OFF_TAIL_CALL ((int32_t)offsetof(struct hr_run, tail_call))
 #define OFF_TAIL_REGS ((int32_t)offsetof(struct hr_run, tail_regs))
 #define OFF_CALLBACK ((int32_t)offsetof(struct hr_run, callback))
+#define OFF_JIT_SP ((int32_t)offsetof(struct hr_run, jit_sp))
 #define OFF_STACK_HI                                \
 	((int32_t)(offsetof(struct hr_run, stack) + \
 		   sizeof(((struct hr_run *)0)->stack)))
-
-/* Bytes a local call leaves on the x86 stack: 5 saved regs + return. */
-#define CALL_RECORD 48
 
 /* pc, write and size of a slow-path check, packed into one immediate. */
 #define MAX_JIT_INSNS (1u << 26)
@@ -311,9 +311,12 @@ struct jit {
 	bool tail;
 	uint16_t saved; /* callee-saved host registers pushed (bit per reg) */
 	uint16_t zero; /* BPF registers the prologue zeroes */
-	int pad; /* bytes below the pushes that align rsp to 16 */
+	/* Bytes below the pushes: with the run, the canary slot (the
+	 * highest) and what aligns rsp to 16; rsp is then run->jit_sp. */
+	int pad;
+	uint64_t canary; /* the value of the canary slot */
 	uint32_t l_abort_exit, l_epilogue, l_unwind_exit, l_slow, l_slow_fail;
-	uint32_t l_fall_off, l_tail_exit;
+	uint32_t l_fall_off, l_tail_exit, l_frame_bad, l_popped;
 	uint32_t l_checked; /* the entry that tests r1 == run->ctx */
 };
 
@@ -337,6 +340,24 @@ static void hr_jit_abort(struct hr_run *run, uint32_t pc, uint32_t reason,
 {
 	run->pc = pc;
 	hr_run_abort(run, (enum hr_abort)reason, addr);
+}
+
+/*
+ * An exit found rsp away from run->jit_sp: the code's own bookkeeping of
+ * its call records is wrong (a JIT bug). The frame itself is intact (its
+ * canary was checked), so the run ends with this reason and returns.
+ */
+static void hr_jit_frame_bad(struct hr_run *run)
+{
+	hr_run_invariant(run, "JIT exit with rsp off its entry frame");
+}
+
+/* The canary next to the saved registers is gone: they and the return
+ * address cannot be trusted, so there is no safe way back to the caller. */
+__attribute__((noreturn)) static void hr_jit_frame_smashed(struct hr_run *run)
+{
+	hr_run_invariant(run, "JIT host frame canary overwritten");
+	abort();
 }
 
 static hr_helper_fn hr_jit_callx_lookup(struct hr_run *run, uint64_t id)
@@ -1695,7 +1716,7 @@ static void emit_ret(struct jit *j)
 /* Pops what the prologue pushed and returns (r0 is in rax). */
 static const int8_t saved_order[] = { RBP, RBX, R12, R13, R14, R15 };
 
-static void emit_return(struct jit *j)
+static void emit_pop_return(struct jit *j)
 {
 	int i;
 
@@ -1705,6 +1726,25 @@ static void emit_return(struct jit *j)
 		if (j->saved & (1u << saved_order[i]))
 			pop(j, saved_order[i]);
 	emit_ret(j);
+}
+
+/* The frame check, then the return: rsp is where the prologue left it
+ * and the canary above it is intact (l_frame_bad tells which broke). */
+static void emit_frame_check(struct jit *j)
+{
+	if (!j->need_run)
+		return;
+	op_rm(j, true, false, 0x3b, 1, RSP, RUN, OFF_JIT_SP);
+	jcc_to(j, CC_NE, j->l_frame_bad);
+	mov_ri(j, R11, j->canary);
+	op_rm(j, true, false, 0x39, 1, R11, RSP, j->pad - 8);
+	jcc_to(j, CC_NE, j->l_frame_bad);
+}
+
+static void emit_return(struct jit *j)
+{
+	emit_frame_check(j);
+	emit_pop_return(j);
 }
 
 static void emit_exit(struct jit *j)
@@ -1870,10 +1910,15 @@ static void emit_prologue(struct jit *j)
 	for (i = 0; i < sizeof(saved_order); i++)
 		if (j->saved & (1u << saved_order[i]))
 			push(j, saved_order[i]);
-	if (j->pad)
-		alu_ri(j, true, 5, RSP, j->pad);
 	if (j->need_run) {
+		/* The canary right below the saved registers, then the
+		 * stack pointer every exit must find (and aborts unwind to). */
+		mov_ri(j, R11, j->canary);
+		push(j, R11);
+		if (j->pad > 8)
+			alu_ri(j, true, 5, RSP, j->pad - 8);
 		mov_rr(j, true, RUN, RDX);
+		op_rm(j, true, false, 0x89, 1, RSP, RUN, OFF_JIT_SP);
 		op_rm(j, false, false, 0xc7, 1, 0, RUN, OFF_DEPTH);
 		emit4(j, 0);
 	}
@@ -1901,18 +1946,42 @@ static void emit_tail(struct jit *j)
 	bind(j, j->l_fall_off);
 	jmp_to(j, abort_stub(j, j->vm->cnt, HR_ABORT_JUMP, false, j->vm->cnt));
 
-	/* Unwind the call records, then return abort_ret or r0. */
+	/* Drop every call record: back to the stack pointer the prologue
+	 * saved (whatever run->depth says; callbacks and helpers share it),
+	 * at depth 0, then return abort_ret or r0. */
 	bind(j, j->l_abort_exit);
 	mov_ri(j, RAX, j->vm->abort_ret);
 	bind(j, j->l_unwind_exit);
-	if (j->local_calls) {
-		op_rm(j, false, false, 0x8b, 1, TMP, RUN, OFF_DEPTH);
-		op_rr(j, true, false, 0x6b, 1, TMP, TMP); /* imul tmp, 48 */
-		emit1(j, CALL_RECORD);
-		op_rr(j, true, false, 0x01, 1, TMP, RSP);
+	if (j->need_run) {
+		op_rm(j, true, false, 0x8b, 1, RSP, RUN, OFF_JIT_SP);
+		op_rm(j, false, false, 0xc7, 1, 0, RUN, OFF_DEPTH);
+		emit4(j, 0);
 	}
 	bind(j, j->l_epilogue);
-	emit_return(j);
+	emit_frame_check(j);
+	bind(j, j->l_popped);
+	emit_pop_return(j);
+
+	/* An exit with rsp off its frame: back to the saved one; a run whose
+	 * canary is gone there cannot return (hr_jit_frame_smashed). */
+	bind(j, j->l_frame_bad);
+	if (j->need_run) {
+		uint32_t smashed = new_label(j);
+
+		op_rm(j, true, false, 0x8b, 1, RSP, RUN, OFF_JIT_SP);
+		mov_ri(j, R11, j->canary);
+		op_rm(j, true, false, 0x39, 1, R11, RSP, j->pad - 8);
+		jcc_to(j, CC_NE, smashed);
+		mov_rr(j, true, RDI, RUN);
+		call_abs(j, hr_jit_frame_bad);
+		mov_ri(j, RAX, j->vm->abort_ret);
+		jmp_to(j, j->l_popped);
+		bind(j, smashed);
+		mov_rr(j, true, RDI, RUN);
+		call_abs(j, hr_jit_frame_smashed);
+		emit1(j, 0x0f); /* ud2: never returns */
+		emit1(j, 0x0b);
+	}
 
 	/* A tail call to follow: every BPF register is in its host
 	 * register here (the call reads them all, see insn_reads()), at
@@ -2344,8 +2413,9 @@ static void plan(struct jit *j)
 		j->saved |= 1u << RUN;
 	for (i = 0; i < 16; i++)
 		n += (j->saved >> i) & 1;
-	/* Code that calls out keeps rsp 16-aligned at every boundary. */
-	j->pad = j->need_run && !(n & 1) ? 8 : 0;
+	/* Code that may call out or abort has the canary slot below the
+	 * pushes and keeps rsp 16-aligned at every boundary. */
+	j->pad = j->need_run ? (n & 1 ? 16 : 8) : 0;
 }
 
 static int emit_program(struct jit *j)
@@ -2362,6 +2432,8 @@ static int emit_program(struct jit *j)
 	j->l_slow_fail = new_label(j);
 	j->l_fall_off = new_label(j);
 	j->l_tail_exit = new_label(j);
+	j->l_frame_bad = new_label(j);
+	j->l_popped = new_label(j);
 	if (j->nomem)
 		return -ENOMEM;
 	plan(j);
@@ -2527,9 +2599,26 @@ static bool jit_can_compile(const struct hr_vm_prog *vm)
 	return !(local && tail);
 }
 
+/* A canary value for one program's code: random once a process, mixed
+ * with the program's address, so no two programs share one. */
+static uint64_t jit_canary(const struct hr_vm_prog *vm)
+{
+	static uint64_t seed;
+	uint64_t s = __atomic_load_n(&seed, __ATOMIC_RELAXED), v;
+
+	if (!s) {
+		if (getrandom(&s, sizeof(s), GRND_NONBLOCK) != sizeof(s))
+			s = (uint64_t)(uintptr_t)&seed ^ 0x9e3779b97f4a7c15ull;
+		s |= 1ull << 63; /* never 0, and never a 32-bit immediate */
+		__atomic_store_n(&seed, s, __ATOMIC_RELAXED);
+	}
+	v = (s ^ (uint64_t)(uintptr_t)vm) * 0xff51afd7ed558ccdull;
+	return v | 1ull << 63;
+}
+
 int hr_jit_compile(struct hr_vm_prog *vm)
 {
-	struct jit j = { .vm = vm };
+	struct jit j = { .vm = vm, .canary = jit_canary(vm) };
 	void *code = NULL, *expect = NULL;
 	size_t size = 0;
 	uint32_t checked = 0;
@@ -2693,6 +2782,15 @@ void hr_jit_free(struct hr_vm_prog *vm)
 	vm->jit_checked = 0;
 }
 
+uint64_t hr_jit_run_checked(struct hr_run *run, uint64_t r1, uint64_t r2)
+{
+	return hr_jit_run(run, r1, r2);
+}
+
+void hr_jit_test_wrong_proofs(bool on)
+{
+}
+
 #else /* !__x86_64__ */
 
 bool hr_jit_supported(void)
@@ -2721,6 +2819,15 @@ hr_jit_fn hr_jit_entry(struct hr_vm_prog *vm)
 }
 
 void hr_jit_free(struct hr_vm_prog *vm)
+{
+}
+
+uint64_t hr_jit_run_checked(struct hr_run *run, uint64_t r1, uint64_t r2)
+{
+	return hr_interp_run(run, r1, r2);
+}
+
+void hr_jit_test_wrong_proofs(bool on)
 {
 }
 

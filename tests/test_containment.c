@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Containment: programs that abort where the engines' shared state is
+ * easiest to get wrong. A bpf_loop callback that aborts below nested
+ * bpf-to-bpf calls (progs/contain_callback.bpf.c) must end XDP_ABORTED
+ * with the out-of-bounds reason under the interpreter, the JIT and the
+ * checked JIT, leave the process and the run intact (depth 0, the JIT
+ * back on its own frame), and a normal run on the same hr_run after it
+ * must work. Then the invariant checks: a run that breaks one ends with
+ * HR_ABORT_INVARIANT.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "bpf/ctx.h"
+#include "bpf/engine.h"
+#include "bpf/jit.h"
+#include "bpf/prog.h"
+#include <headroom/object.h>
+#include <headroom/test_run.h>
+#include <linux/bpf.h>
+#include "harness.h"
+
+static const enum hr_engine engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT,
+					  HR_ENGINE_JIT_CHECKED };
+static const char *const engine_names[] = { "interp", "jit", "jit-checked" };
+#define NENGINES (sizeof(engines) / sizeof(engines[0]))
+
+struct one_run {
+	uint64_t r0;
+	int abort;
+	uint32_t abort_pc;
+	uint64_t abort_addr;
+	unsigned int depth;
+};
+
+/* One run of @prog on a 64-byte packet in @page, on @run. */
+static void run_on(struct hr_prog *prog, struct hr_run *run, uint8_t *page,
+		   enum hr_engine eng, struct one_run *out)
+{
+	struct hr_xdp_buff xdp = {
+		.data_hard_start = page,
+		.data = page + 256,
+		.data_meta = page + 256,
+		.data_end = page + 256 + 64,
+		.frame_sz = 4096,
+	};
+	struct hr_xdp_ctx c = { .xdp = &xdp };
+
+	hr_prog_run_init(prog, run, &c.md);
+	run->priv = &c;
+	hr_xdp_ctx_sync(&c, run);
+	out->r0 = hr_engine_run_ctx(eng, run);
+	out->abort = run->abort;
+	out->abort_pc = run->abort_pc;
+	out->abort_addr = run->abort_addr;
+	out->depth = run->depth;
+}
+
+static void test_callback_aborts(void)
+{
+	static const char *const progs[] = { "cb_depth1", "cb_depth2",
+					     "cb_depth3", "cb_nested",
+					     "cb_from_sub" };
+	struct hr_object_open_opts oo = { .sz = sizeof(oo) };
+	struct hr_object *obj = NULL;
+	struct hr_run *run = aligned_alloc(64, (sizeof(*run) + 63) & ~63ul);
+	uint8_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	struct hr_prog *ok;
+	char path[4200];
+	unsigned int i, e, rep;
+
+	snprintf(path, sizeof(path), "%s/contain_callback.o", t_progs_dir());
+	if (!run || page == MAP_FAILED || hr_object_open(path, &oo, &obj)) {
+		CHECK(0, "setup %s", path);
+		goto out;
+	}
+	ok = hr_object_find_prog(obj, "cb_ok");
+	CHECK(ok != NULL, "no cb_ok");
+	if (!ok)
+		goto out;
+	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		struct hr_prog *p = hr_object_find_prog(obj, progs[i]);
+		struct one_run r[NENGINES], n;
+
+		CHECK(p != NULL, "no %s", progs[i]);
+		if (!p)
+			continue;
+		for (e = 0; e < NENGINES; e++) {
+			/* Twice: the first run compiles, the second runs the
+			 * cached code, then the normal run on the same run. */
+			for (rep = 0; rep < 2; rep++) {
+				memset(page, 0x5a, 4096);
+				run_on(p, run, page, engines[e], &r[e]);
+				CHECK(r[e].r0 == XDP_ABORTED &&
+					      r[e].abort == HR_ABORT_OOB_LOAD &&
+					      r[e].abort_addr ==
+						      (uintptr_t)page + 256 +
+							      100000 &&
+					      r[e].depth == 0,
+				      "%s under %s: r0 %llu abort %s addr %llx "
+				      "depth %u",
+				      progs[i], engine_names[e],
+				      (unsigned long long)r[e].r0,
+				      hr_abort_str(r[e].abort),
+				      (unsigned long long)r[e].abort_addr,
+				      r[e].depth);
+				run_on(ok, run, page, engines[e], &n);
+				CHECK(n.r0 == XDP_TX && n.abort == 0 &&
+					      n.depth == 0,
+				      "cb_ok after %s under %s: r0 %llu "
+				      "abort %s",
+				      progs[i], engine_names[e],
+				      (unsigned long long)n.r0,
+				      hr_abort_str(n.abort));
+			}
+			CHECK(r[e].abort_pc == r[0].abort_pc,
+			      "%s: abort pc %u under %s, %u interpreted",
+			      progs[i], r[e].abort_pc, engine_names[e],
+			      r[0].abort_pc);
+		}
+		CHECK(p->vm.jit != NULL, "%s: not compiled", progs[i]);
+	}
+	/* The same through the C API's engine option. */
+	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		struct hr_prog *p = hr_object_find_prog(obj, progs[i]);
+		uint8_t pkt[64] = { 0 };
+
+		for (e = 0; p && e < NENGINES; e++) {
+			struct hr_test_run_opts o = { .sz = sizeof(o),
+						      .data_in = pkt,
+						      .data_size_in =
+							      sizeof(pkt),
+						      .repeat = 3,
+						      .engine = engines[e] };
+
+			CHECK_EQ(hr_prog_test_run(p, &o), 0);
+			CHECK(o.retval == XDP_ABORTED &&
+				      o.abort == HR_ABORT_OOB_LOAD,
+			      "test_run %s under %s: %u %s", progs[i],
+			      engine_names[e], o.retval, hr_abort_str(o.abort));
+		}
+	}
+out:
+	if (page != MAP_FAILED)
+		munmap(page, 4096);
+	free(run);
+	if (obj)
+		hr_object_close(obj);
+}
+
+int main(void)
+{
+	test_callback_aborts();
+	CHECK_EQ(hr_engine_invariant_breaks(), 0);
+	return t_done();
+}
