@@ -114,9 +114,9 @@ bool t_host_refuses_kfunc(void)
 		snprintf(
 			host_note, sizeof(host_note),
 			"this kernel refuses every program calling " T_HOST_KFUNC
-			" at load (EPERM, \"" T_HOST_KFUNC
-			"() is not allowed\"), a host restriction mainline "
-			"6.18 does not have; bpf_dynptr_slice loads");
+			" at load (EPERM, verifier: \"" T_HOST_KFUNC
+			"() is not allowed\"), a restriction of this host's "
+			"kernel build; the read-only bpf_dynptr_slice loads");
 	}
 	return host_probed;
 }

@@ -24,9 +24,10 @@ struct bpf_object *t_kopen(const char *name);
  * calls the bpf_dynptr_slice_rdwr kfunc (EPERM, the verifier's last line
  * "bpf_dynptr_slice_rdwr() is not allowed"), whatever the program type
  * and dynptr kind, even when nothing is stored through the slice; the
- * other dynptr kfuncs and helpers load. Mainline 6.18 takes the kfunc in
- * XDP and tc programs. Whether the live kernel is such a kernel is
- * probed once (kernel_side.c).
+ * other dynptr kfuncs and helpers load. Mainline 6.18, and the kernels
+ * of the machines CI ran on before, take the kfunc in XDP and tc
+ * programs. Whether the live kernel refuses it is probed once
+ * (kernel_side.c).
  */
 #define T_HOST_KFUNC "bpf_dynptr_slice_rdwr"
 

@@ -302,6 +302,8 @@ void smd_compare(const char *who, const struct smd_case *cs, unsigned int n,
 	}
 }
 
+const char *smd_obj = SMD_OBJ;
+
 static struct hr_object *open_obj(void)
 {
 	char path[512], err[256] = "";
@@ -309,7 +311,7 @@ static struct hr_object *open_obj(void)
 		.errbuf_sz = sizeof(err), .ncpus = 1);
 	struct hr_object *o = NULL;
 
-	snprintf(path, sizeof(path), "%s/%s", t_progs_dir(), SMD_OBJ);
+	snprintf(path, sizeof(path), "%s/%s", t_progs_dir(), smd_obj);
 	if (hr_object_open(path, &oo, &o))
 		CHECK(0, "headroom: open %s: %s", path, err);
 	return o;

@@ -17,6 +17,9 @@
 #include "../progs/include/hr_skb_meta.h"
 
 #define SMD_OBJ "skb_meta_dynptr.o"
+/* The same without bpf_dynptr_slice_rdwr (include/hr_rdwr_emul.h), for
+ * kernels that refuse it (tests/kernel_side.h): the same records. */
+#define SMD_OBJ_NORDWR "skb_meta_dynptr_nordwr.o"
 /* Bytes of a case packet with the filler (what a device receives). */
 #define SMD_WIRE_LEN (SMD_FILLER + SMD_PKT_LEN)
 
@@ -52,6 +55,9 @@ void smd_expect_all(const struct smd_case *cs, unsigned int n, bool test_run,
  * are printed, named by @who. */
 void smd_compare(const char *who, const struct smd_case *cs, unsigned int n,
 		 const struct smd_rec *got, const struct smd_rec *want);
+
+/* The object headroom's runs below open: SMD_OBJ unless set. */
+extern const char *smd_obj;
 
 /*
  * Headroom's datapath over @n cases under @engine: a pcap device with
