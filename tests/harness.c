@@ -8,10 +8,19 @@
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 
+#include "bpf/engine.h"
+
 unsigned int t_passed, t_failed;
 
 int t_done(void)
 {
+	/* A run that broke an engine invariant is an engine bug, whatever
+	 * the test checked of it (tests that break one on purpose reset). */
+	if (hr_engine_invariant_breaks()) {
+		printf("FAIL: %lu runs broke an engine invariant\n",
+		       hr_engine_invariant_breaks());
+		t_failed++;
+	}
 	printf("RESULT passed=%u failed=%u\n", t_passed, t_failed);
 	return t_failed ? 1 : 0;
 }

@@ -9,9 +9,12 @@
  * must work. Then the invariant checks: a run that breaks one ends with
  * HR_ABORT_INVARIANT.
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bpf/ctx.h"
 #include "bpf/engine.h"
@@ -151,9 +154,105 @@ out:
 		hr_object_close(obj);
 }
 
+/*
+ * Invariants: a helper standing in for an engine bug breaks one, and the
+ * run must end HR_ABORT_INVARIANT (r0 = abort_ret), counted, under every
+ * engine it applies to.
+ */
+enum bug { BUG_BUDGET, BUG_DEPTH, BUG_FRAME };
+static enum bug bug;
+
+static uint64_t bug_helper(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4,
+			   uint64_t r5, struct hr_run *run)
+{
+	switch (bug) {
+	case BUG_BUDGET:
+		run->budget += 1000; /* a charge that wrapped */
+		break;
+	case BUG_DEPTH:
+		run->depth = 3; /* a frame never popped */
+		break;
+	case BUG_FRAME:
+		run->jit_sp += 8; /* the JIT's frame is not where it was */
+		break;
+	}
+	return 0;
+}
+
+static uint64_t bug_run(enum hr_engine eng, int *abort)
+{
+	static const struct hr_insn insns[] = {
+		{ .code = HR_JMP | HR_CALL, .src = HR_CALL_HELPER, .imm = 1 },
+		{ .code = HR_ALU64 | HR_MOV | HR_K, .dst = 0, .imm = 7 },
+		{ .code = HR_JMP | HR_EXIT },
+	};
+	hr_helper_fn calls[3] = { bug_helper, NULL, NULL };
+	struct hr_vm_prog vm = {
+		.insns = insns, .cnt = 3, .calls = calls, .abort_ret = 0xabad
+	};
+	struct hr_run *run = aligned_alloc(64, (sizeof(*run) + 63) & ~63ul);
+	uint64_t r0;
+
+	if (!run)
+		return 0;
+	hr_run_init(run, &vm, NULL);
+	r0 = hr_engine_run(eng, run, 0);
+	*abort = run->abort;
+	CHECK_EQ(run->depth, 0); /* repaired for the next run */
+	hr_jit_free(&vm);
+	hr_interp_free(&vm);
+	free(run);
+	return r0;
+}
+
+static void test_invariants(void)
+{
+	unsigned int e;
+	int abort, status;
+	uint64_t r0;
+	pid_t pid;
+
+	for (e = 0; e < NENGINES; e++) {
+		hr_engine_invariant_reset();
+		bug = BUG_BUDGET;
+		r0 = bug_run(engines[e], &abort);
+		CHECK(r0 == 0xabad && abort == HR_ABORT_INVARIANT,
+		      "budget under %s: r0 %llu abort %s", engine_names[e],
+		      (unsigned long long)r0, hr_abort_str(abort));
+		CHECK_EQ(hr_engine_invariant_breaks(), 1);
+		/* The interpreter pops frames by depth: only the JIT's code
+		 * (no local calls here) runs on to the end with it wrong. */
+		if (engines[e] == HR_ENGINE_INTERP)
+			continue;
+		bug = BUG_DEPTH;
+		r0 = bug_run(engines[e], &abort);
+		CHECK(r0 == 0xabad && abort == HR_ABORT_INVARIANT,
+		      "depth under %s: r0 %llu abort %s", engine_names[e],
+		      (unsigned long long)r0, hr_abort_str(abort));
+		CHECK_EQ(hr_engine_invariant_breaks(), 2);
+		/* The frame check: an exit whose frame it cannot trust stops
+		 * the process (SIGABRT) instead of returning through it. */
+		fflush(NULL);
+		pid = fork();
+		if (pid == 0) {
+			bug = BUG_FRAME;
+			bug_run(engines[e], &abort);
+			_exit(0);
+		}
+		CHECK(pid > 0 && waitpid(pid, &status, 0) == pid &&
+			      WIFSIGNALED(status) &&
+			      WTERMSIG(status) == SIGABRT,
+		      "frame bug under %s: status %#x", engine_names[e],
+		      status);
+	}
+	/* Broken on purpose: not a failure of this binary (t_done). */
+	hr_engine_invariant_reset();
+}
+
 int main(void)
 {
 	test_callback_aborts();
 	CHECK_EQ(hr_engine_invariant_breaks(), 0);
+	test_invariants();
 	return t_done();
 }

@@ -11,15 +11,25 @@
  *
  * The prologue pushes only the callee-saved registers the code uses (rbp
  * when r10 is used or a check needs it, r12 when any code needs the run,
- * rbx/r13-r15 when r6-r9 are named), aligns rsp to 16 only when the code
- * calls out, and zeroes only the registers some path may read before
- * writing (backward liveness; the interpreter starts them at 0). A program
- * without bpf-to-bpf calls returns inline at each exit. The x86 stack
- * holds, below the entry frame, one 48-byte record per active bpf-to-bpf
- * call (saved r6-r9, r10 and the return address), so at every instruction
- * boundary rsp = entry rsp - 48 * run->depth and is 16-byte aligned;
- * aborts unwind with that formula. Jumps are rel8 where a first pass
- * showed they fit (the second pass only shrinks code).
+ * rbx/r13-r15 when r6-r9 are named) and zeroes only the registers some
+ * path may read before writing (backward liveness; the interpreter starts
+ * them at 0). Code that needs the run (it may call out or abort) then
+ * pushes a canary (random per program), aligns rsp to 16 and saves that
+ * rsp in run->jit_sp: the entry frame. The x86 stack holds, below it, one
+ * 48-byte record per active bpf-to-bpf call (saved r6-r9, r10 and the
+ * return address), so rsp stays 16-byte aligned at every instruction
+ * boundary. Aborts and unwinds drop every record by loading rsp from
+ * run->jit_sp (and set run->depth to 0): never from run->depth, which
+ * callbacks and helpers share and which a callback's abort once left at
+ * the wrong value. Every exit then checks rsp == run->jit_sp and the
+ * canary: a wrong rsp ends the run with HR_ABORT_INVARIANT after
+ * restoring it; a smashed canary (the saved registers and the return
+ * address are not to be trusted) stops the process. A program without
+ * bpf-to-bpf calls returns inline at each exit. Nothing enters JIT code
+ * on a run whose JIT code is active (callbacks run interpreted, tail calls
+ * are followed after the code returned), so one saved rsp a run is
+ * enough. Jumps are rel8 where a first pass showed they fit (the second
+ * pass only shrinks code).
  *
  * Checks, and the only ones left out:
  *
