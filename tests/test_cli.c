@@ -68,6 +68,9 @@ static const struct {
 	  "map value accesses one byte past the value and stale packet "
 	  "pointers, on purpose; tests/test_bounds.c runs it under both "
 	  "engines" },
+	{ "contain_callback.o",
+	  "loads from raw addresses inside bpf_loop callbacks, on purpose; "
+	  "tests/test_containment.c checks that both engines abort them" },
 	{ "skb_meta_dynptr_forged.o",
 	  "dynptrs forged on the stack, on purpose (the verifier refuses "
 	  "them); tests/test_skb_meta_dynptr.c checks that the run ends" },
