@@ -3,8 +3,9 @@
  * The load-time bounds analysis (bounds.c) on map values and on
  * packet pointers kept across helper calls: progs/bounds_facts.bpf.c run
  * over the same packets under the interpreter, the interpreter without
- * the analysis' proofs (every access checked) and the JIT, each on its own
- * copy of the object. Every run's verdict, abort, output packet and, at
+ * the analysis' proofs (every access checked), the JIT and the checked
+ * JIT (whose every proof is tested at run time: a wrong one is an abort
+ * of its own, so a difference), each on its own copy of the object. Every run's verdict, abort, output packet and, at
  * the end, every map must agree; and the proofs must be there (the checks
  * they remove), or the comparison would test nothing.
  */
@@ -20,7 +21,7 @@
 #include <headroom/test_run.h>
 #include "harness.h"
 
-enum mode { M_INTERP, M_PLAIN, M_JIT, M__MAX };
+enum mode { M_INTERP, M_PLAIN, M_JIT, M_JIT_CHECKED, M__MAX };
 
 static const char *const progs[] = {
 	"vals_array", "vals_hash", "vals_counters", "vals_rdonly", "pkt_moved",
@@ -53,7 +54,9 @@ static void run_one(struct hr_prog *prog, enum mode m, const uint8_t *pkt,
 	o.data_size_in = len;
 	o.data_out = r->out;
 	o.data_size_out = sizeof(r->out);
-	o.engine = m == M_JIT ? HR_ENGINE_JIT : HR_ENGINE_INTERP;
+	o.engine = m == M_JIT	      ? HR_ENGINE_JIT :
+		   m == M_JIT_CHECKED ? HR_ENGINE_JIT_CHECKED :
+					HR_ENGINE_INTERP;
 	r->ret = hr_prog_test_run(prog, &o);
 	r->retval = o.retval;
 	r->abort = o.abort;

@@ -125,6 +125,7 @@ static void test_callback_aborts(void)
 			      r[0].abort_pc);
 		}
 		CHECK(p->vm.jit != NULL, "%s: not compiled", progs[i]);
+		CHECK(p->vm.jit_chk != NULL, "%s: no checked code", progs[i]);
 	}
 	/* The same through the C API's engine option. */
 	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {

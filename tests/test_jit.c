@@ -165,7 +165,7 @@ static void conf_run(struct hr_vm_prog *vm, const struct conf_file *c,
  * the interpreter, 0 otherwise; -1 when the program is not runnable. */
 static int conf_one(const char *dir, const char *name, bool negative)
 {
-	static struct conf_out a, b;
+	static struct conf_out a, b, k;
 	static uint8_t mem[MAX_MEM];
 	struct hr_vm_prog vm = { 0 };
 	struct hr_insn *insns = NULL;
@@ -203,6 +203,15 @@ static int conf_one(const char *dir, const char *name, bool negative)
 	conf_run(&vm, c, mem, run, HR_ENGINE_INTERP, &a);
 	conf_run(&vm, c, mem, run, HR_ENGINE_JIT, &b);
 	CHECK(vm.jit != NULL, "%s: not compiled", name);
+	/* The checked JIT: the same answers, and never its own abort. */
+	conf_run(&vm, c, mem, run, HR_ENGINE_JIT_CHECKED, &k);
+	CHECK(vm.jit_chk != NULL, "%s: no checked code", name);
+	CHECK(k.r0 == b.r0 && k.abort == b.abort && k.abort_pc == b.abort_pc &&
+		      !memcmp(k.mem, b.mem, c->mem_len) &&
+		      !memcmp(k.stack, b.stack, sizeof(k.stack)),
+	      "%s: checked JIT r0 %#llx abort %d@%u, JIT r0 %#llx abort %d@%u",
+	      name, (unsigned long long)k.r0, k.abort, k.abort_pc,
+	      (unsigned long long)b.r0, b.abort, b.abort_pc);
 	ret = a.r0 == b.r0 && a.abort == b.abort && a.abort_pc == b.abort_pc &&
 	      !memcmp(a.mem, b.mem, c->mem_len) &&
 	      !memcmp(a.stack, b.stack, sizeof(a.stack));
@@ -349,6 +358,10 @@ static void both(const char *name, struct hr_insn *insns, uint32_t cnt,
 		    insns[pc].src == HR_CALL_HELPER)
 			env.vm.calls[pc] = test_helper((uint32_t)insns[pc].imm);
 	jd_run(&env, HR_ENGINE_INTERP, &a);
+	jd_run(&env, HR_ENGINE_JIT_CHECKED, out);
+	CHECK(env.vm.jit_chk != NULL, "%s: no checked code", name);
+	CHECK(jd_same(&a, out, why, sizeof(why)), "%s: checked JIT: %s", name,
+	      why);
 	jd_run(&env, HR_ENGINE_JIT, out);
 	CHECK(env.vm.jit != NULL, "%s: not compiled", name);
 	CHECK(jd_same(&a, out, why, sizeof(why)), "%s: %s", name, why);
@@ -805,18 +818,22 @@ static void test_inline_array(void)
 	struct hr_object *obj;
 	struct hr_prog *prog = open_prog("bench_lookup.o", &obj);
 	unsigned int key;
-	uint32_t a, b;
+	uint32_t a, b, k;
 
 	if (!prog)
 		return;
 	for (key = 0; key < 6; key++) {
 		a = run_key_cpu(prog, key, 0, HR_ENGINE_INTERP);
 		b = run_key_cpu(prog, key, 0, HR_ENGINE_JIT);
-		/* Each engine added one to the value: 1 then 2. */
-		CHECK(a == (key < 4 ? 1u : 7u) && b == (key < 4 ? 2u : 7u),
-		      "array key %u: interp %u, JIT %u", key, a, b);
+		k = run_key_cpu(prog, key, 0, HR_ENGINE_JIT_CHECKED);
+		/* Each engine added one to the value: 1, 2 then 3. */
+		CHECK(a == (key < 4 ? 1u : 7u) && b == (key < 4 ? 2u : 7u) &&
+			      k == (key < 4 ? 3u : 7u),
+		      "array key %u: interp %u, JIT %u, checked %u", key, a, b,
+		      k);
 	}
 	CHECK(prog->vm.jit != NULL, "bench_lookup not compiled");
+	CHECK(prog->vm.jit_chk != NULL, "bench_lookup: no checked code");
 	hr_object_close(obj);
 }
 
@@ -862,13 +879,18 @@ static void test_percpu_lookups(const char *file, bool fill)
 			uint32_t a =
 				run_key_cpu(prog, key, cpu, HR_ENGINE_INTERP);
 			uint32_t b = run_key_cpu(prog, key, cpu, HR_ENGINE_JIT);
+			uint32_t k = run_key_cpu(prog, key, cpu,
+						 HR_ENGINE_JIT_CHECKED);
 
 			CHECK(a == (hit ? want[key][cpu] + 1 : 7u) &&
-				      b == (hit ? want[key][cpu] + 2 : 7u),
-			      "%s key %u cpu %u: interp %u, JIT %u (had %u)",
-			      file, key, cpu, a, b, hit ? want[key][cpu] : 0);
+				      b == (hit ? want[key][cpu] + 2 : 7u) &&
+				      k == (hit ? want[key][cpu] + 3 : 7u),
+			      "%s key %u cpu %u: interp %u, JIT %u, checked %u "
+			      "(had %u)",
+			      file, key, cpu, a, b, k,
+			      hit ? want[key][cpu] : 0);
 			if (hit)
-				want[key][cpu] += 2;
+				want[key][cpu] += 3;
 		}
 	}
 	for (key = 0; key < 4; key++) {
@@ -930,8 +952,11 @@ static void test_inline_hints(void)
 	struct hr_run *run = aligned_alloc(64, (sizeof(*run) + 63) & ~63ul);
 	uint8_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
-	uint8_t meta[2][16];
-	uint64_t r0[2];
+	uint8_t meta[3][16];
+	uint64_t r0[3];
+	static const enum hr_engine hint_engines[3] = { HR_ENGINE_INTERP,
+							HR_ENGINE_JIT,
+							HR_ENGINE_JIT_CHECKED };
 	unsigned int mode, e;
 
 	if (!prog || !run || page == MAP_FAILED) {
@@ -939,7 +964,7 @@ static void test_inline_hints(void)
 		goto out;
 	}
 	for (mode = 0; mode < 4; mode++) {
-		for (e = 0; e < 2; e++) {
+		for (e = 0; e < 3; e++) {
 			struct hr_rxq_info rxq = {
 				.meta_supported = true,
 				.meta_ops = mode == 3 ? NULL :
@@ -961,17 +986,18 @@ static void test_inline_hints(void)
 			hr_prog_run_init(prog, run, &c.md);
 			run->priv = &c;
 			hr_xdp_ctx_sync(&c, run);
-			r0[e] = hr_engine_run(e ? HR_ENGINE_JIT :
-						  HR_ENGINE_INTERP,
-					      run, (uintptr_t)&c.md);
+			r0[e] = hr_engine_run(hint_engines[e], run,
+					      (uintptr_t)&c.md);
 			CHECK(run->abort == 0, "hints mode %u: abort %s", mode,
 			      hr_abort_str(run->abort));
 			memcpy(meta[e], page + 256 - 16, 16);
 		}
-		CHECK(r0[0] == r0[1] && r0[0] == XDP_PASS,
-		      "hints mode %u: r0 %llu vs %llu", mode,
-		      (unsigned long long)r0[0], (unsigned long long)r0[1]);
-		CHECK(!memcmp(meta[0], meta[1], 16),
+		CHECK(r0[0] == r0[1] && r0[0] == r0[2] && r0[0] == XDP_PASS,
+		      "hints mode %u: r0 %llu vs %llu vs %llu (checked)", mode,
+		      (unsigned long long)r0[0], (unsigned long long)r0[1],
+		      (unsigned long long)r0[2]);
+		CHECK(!memcmp(meta[0], meta[1], 16) &&
+			      !memcmp(meta[0], meta[2], 16),
 		      "hints mode %u: metadata differs", mode);
 	}
 	CHECK(prog->vm.jit != NULL, "bench_hints not compiled");
@@ -1045,12 +1071,19 @@ static void tc_both(struct hr_object *obj, const char *name,
 		    struct tc_state *out)
 {
 	struct hr_prog *p = hr_object_find_prog(obj, name);
-	struct tc_state a;
+	struct tc_state a, k;
 
 	CHECK(p != NULL, "%s: no program", name);
 	if (!p)
 		return;
 	tc_one(obj, name, HR_ENGINE_INTERP, &a);
+	tc_one(obj, name, HR_ENGINE_JIT_CHECKED, &k);
+	CHECK(a.ret == k.ret && a.abort == k.abort &&
+		      a.abort_pc == k.abort_pc &&
+		      !memcmp(a.bss, k.bss, sizeof(a.bss)) &&
+		      !memcmp(a.vals, k.vals, sizeof(a.vals)),
+	      "%s: checked JIT r0 %u abort %d at %u, interp %u %d at %u", name,
+	      k.ret, k.abort, k.abort_pc, a.ret, a.abort, a.abort_pc);
 	tc_one(obj, name, HR_ENGINE_JIT, out);
 	CHECK(p->vm.jit != NULL, "%s: not compiled", name);
 	CHECK(a.ret == out->ret, "%s: r0 %u, JIT %u", name, a.ret, out->ret);

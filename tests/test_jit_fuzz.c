@@ -796,9 +796,18 @@ int main(void)
 			      (unsigned long long)n);
 			break;
 		}
+		/* The checked JIT: the same, with every proof tested. */
+		jd_run(&env, HR_ENGINE_JIT_CHECKED, &c);
+		if (!env.vm.jit_chk) {
+			CHECK(0, "case %llu: no checked code",
+			      (unsigned long long)n);
+			break;
+		}
 		hr_jit_free(&env.vm);
 		aborts[a.abort]++;
-		if (differ(&a, &b, "JIT", n, case_state, insns, cnt, &bad))
+		if (differ(&a, &b, "JIT", n, case_state, insns, cnt, &bad) ||
+		    differ(&a, &c, "checked JIT", n, case_state, insns, cnt,
+			   &bad))
 			break;
 	}
 	CHECK(bad == 0, "%llu of %llu cases differ", (unsigned long long)bad,

@@ -123,38 +123,51 @@ static void run_one(struct hr_prog *prog, int engine, const struct setup *s,
 	memcpy(res->frame, frame, FRAME);
 }
 
-/* Both engines from @s; 0 when they agree (checked), the interpreter's
- * result in @res. */
+/* The JIT and the checked JIT against the interpreter from @s; 0 when
+ * all agree (checked), the interpreter's result in @res. */
 static int both(struct hr_prog *prog, const struct setup *s, struct result *res,
 		const char *what)
 {
+	static const enum hr_engine jits[2] = { HR_ENGINE_JIT,
+						HR_ENGINE_JIT_CHECKED };
 	static struct result jit;
-	int at = -1;
-	unsigned int i;
+	int at = -1, ret = 0;
+	unsigned int i, e;
 
 	run_one(prog, HR_ENGINE_INTERP, s, res);
-	run_one(prog, HR_ENGINE_JIT, s, &jit);
-	for (i = 0; i < FRAME && at < 0; i++)
-		if (res->frame[i] != jit.frame[i])
-			at = (int)i;
-	CHECK(res->r0 == jit.r0 && res->abort == jit.abort &&
-		      res->abort_pc == jit.abort_pc &&
-		      res->abort_addr == jit.abort_addr,
-	      "%s: r0 %#llx abort %d pc %u addr %#llx vs %#llx %d %u %#llx",
-	      what, (unsigned long long)res->r0, res->abort, res->abort_pc,
-	      (unsigned long long)res->abort_addr, (unsigned long long)jit.r0,
-	      jit.abort, jit.abort_pc, (unsigned long long)jit.abort_addr);
-	CHECK(res->data_meta == jit.data_meta && res->pkt_lo == jit.pkt_lo &&
-		      res->pkt_hi == jit.pkt_hi &&
-		      !memcmp(&res->md, &jit.md, sizeof(res->md)),
-	      "%s: data_meta %ld pkt [%ld, %ld) md.data_meta %#x vs %ld "
-	      "[%ld, %ld) %#x",
-	      what, (long)res->data_meta, (long)res->pkt_lo, (long)res->pkt_hi,
-	      res->md.data_meta, (long)jit.data_meta, (long)jit.pkt_lo,
-	      (long)jit.pkt_hi, jit.md.data_meta);
-	CHECK(at < 0, "%s: frame byte %d: %#x vs %#x", what, at,
-	      at < 0 ? 0 : res->frame[at], at < 0 ? 0 : jit.frame[at]);
-	return res->r0 == jit.r0 && at < 0 ? 0 : -1;
+	for (e = 0; e < 2; e++) {
+		const char *how = e ? "checked JIT" : "JIT";
+
+		at = -1;
+		run_one(prog, jits[e], s, &jit);
+		for (i = 0; i < FRAME && at < 0; i++)
+			if (res->frame[i] != jit.frame[i])
+				at = (int)i;
+		CHECK(res->r0 == jit.r0 && res->abort == jit.abort &&
+			      res->abort_pc == jit.abort_pc &&
+			      res->abort_addr == jit.abort_addr,
+		      "%s (%s): r0 %#llx abort %d pc %u addr %#llx vs %#llx "
+		      "%d %u %#llx",
+		      what, how, (unsigned long long)res->r0, res->abort,
+		      res->abort_pc, (unsigned long long)res->abort_addr,
+		      (unsigned long long)jit.r0, jit.abort, jit.abort_pc,
+		      (unsigned long long)jit.abort_addr);
+		CHECK(res->data_meta == jit.data_meta &&
+			      res->pkt_lo == jit.pkt_lo &&
+			      res->pkt_hi == jit.pkt_hi &&
+			      !memcmp(&res->md, &jit.md, sizeof(res->md)),
+		      "%s (%s): data_meta %ld pkt [%ld, %ld) md.data_meta %#x "
+		      "vs %ld [%ld, %ld) %#x",
+		      what, how, (long)res->data_meta, (long)res->pkt_lo,
+		      (long)res->pkt_hi, res->md.data_meta, (long)jit.data_meta,
+		      (long)jit.pkt_lo, (long)jit.pkt_hi, jit.md.data_meta);
+		CHECK(at < 0, "%s (%s): frame byte %d: %#x vs %#x", what, how,
+		      at, at < 0 ? 0 : res->frame[at],
+		      at < 0 ? 0 : jit.frame[at]);
+		if (res->r0 != jit.r0 || at >= 0)
+			ret = -1;
+	}
+	return ret;
 }
 
 static struct hr_object *obj;

@@ -328,18 +328,36 @@ struct jit {
 	uint32_t l_abort_exit, l_epilogue, l_unwind_exit, l_slow, l_slow_fail;
 	uint32_t l_fall_off, l_tail_exit, l_frame_bad, l_popped;
 	uint32_t l_checked; /* the entry that tests r1 == run->ctx */
+	/* Checked mode (HR_ENGINE_JIT_CHECKED): nothing is elided; accesses
+	 * the proofs or the stack rule would leave unchecked, and the facts
+	 * inlined calls use, are checked, failing with HR_ABORT_JIT_CHECK. */
+	bool chk;
 };
+
+/* Test-only (hr_jit_test_wrong_proofs): checked code compiled while set
+ * takes every non-atomic access as proven. */
+static bool wrong_proofs;
 
 /* Run-time entry points the code calls. */
 
+/* The slow check's immediate: pc, then whether the access was proven
+ * (checked mode), write and size. */
+#define SLOW_PROVEN 32
+#define SLOW_WRITE 16
+#define SLOW_PC_SHIFT 6
+
 static int hr_jit_mem_slow(struct hr_run *run, uint64_t addr, uint32_t info)
 {
-	uint32_t len = info & 15, pc = info >> 5;
-	bool write = info & 16;
+	uint32_t len = info & 15, pc = info >> SLOW_PC_SHIFT;
+	bool write = info & SLOW_WRITE;
 	enum hr_abort why = hr_mem_check(run, (uintptr_t)addr, len, write);
 
 	if (why == HR_ABORT_NONE)
 		return 0;
+	/* An access the analysis proved safe is not: the proof is wrong,
+	 * a bug to report, not the program's fault. */
+	if (info & SLOW_PROVEN)
+		why = HR_ABORT_JIT_CHECK;
 	run->pc = pc;
 	hr_run_abort(run, why, addr);
 	return 1;
@@ -680,6 +698,8 @@ static bool by_facts(struct jit *j, uint32_t pc, int breg, int16_t off,
 static bool check_elided(struct jit *j, uint32_t pc, int breg, int16_t off,
 			 int size, bool write, bool atomic)
 {
+	if (j->chk && wrong_proofs)
+		return !atomic;
 	return !atomic && (jb_frame_access(j->fp_fixed, breg, off, size) ||
 			   by_facts(j, pc, breg, off, size, write));
 }
@@ -728,8 +748,9 @@ static void mem_check(struct jit *j, uint32_t pc, int breg, int16_t off,
 		      int32_t *mdisp)
 {
 	uint32_t ok, stk, slow;
+	bool proven = check_elided(j, pc, breg, off, size, write, atomic);
 
-	if (check_elided(j, pc, breg, off, size, write, atomic)) {
+	if (proven && !j->chk) {
 		*mbase = bpf2x[breg];
 		*mdisp = off;
 		return;
@@ -766,7 +787,9 @@ static void mem_check(struct jit *j, uint32_t pc, int breg, int16_t off,
 
 	j->cur = 1;
 	bind(j, stk);
-	if (j->fp_fixed) {
+	/* Checked mode does not trust rbp (the stack rule): the C check
+	 * takes the frame from run->depth. */
+	if (j->fp_fixed && !j->chk) {
 		/* Current frame and callers: [r10 - 512, stack_hi). */
 		lea(j, TMP, RBP, -HR_STACK_SIZE);
 		op_rr(j, true, false, 0x39, 1, TMP, ADDR); /* cmp addr, tmp */
@@ -778,7 +801,9 @@ static void mem_check(struct jit *j, uint32_t pc, int breg, int16_t off,
 		jcc_to(j, CC_AE, ok);
 	}
 	bind(j, slow);
-	mov_ri(j, TMP, (uint64_t)pc << 5 | (write ? 16 : 0) | (uint32_t)size);
+	mov_ri(j, TMP,
+	       (uint64_t)pc << SLOW_PC_SHIFT | (proven ? SLOW_PROVEN : 0) |
+		       (write ? SLOW_WRITE : 0) | (uint32_t)size);
 	call_to(j, j->l_slow);
 	jmp_to(j, ok);
 	j->cur = 0;
@@ -1689,6 +1714,62 @@ static bool inline_adjust_meta(struct jit *j, uint32_t pc)
 	return true;
 }
 
+/*
+ * Checked mode, before a helper or kfunc call: what the analysis says of
+ * r1..r5 here (a map constant, this frame's r10 + c, a constant, the
+ * context), the facts the inlined calls are built on, tested on the
+ * registers, and r10 tested to be the current frame's top (the stack
+ * rule); any that fails is HR_ABORT_JIT_CHECK.
+ */
+static void chk_call_facts(struct jit *j, uint32_t pc)
+{
+	uint32_t bad = 0;
+	int reg;
+
+	if (!j->chk)
+		return;
+	bad = abort_stub(j, pc, HR_ABORT_JIT_CHECK, false, pc);
+	if (j->need_fp && j->fp_fixed) {
+		/* r11 = stack_hi - 512 * depth */
+		op_rm(j, false, false, 0x8b, 1, TMP, RUN, OFF_DEPTH);
+		op_rr(j, true, false, 0xc1, 1, 4, TMP); /* shl r10, 9 */
+		emit1(j, 9);
+		lea(j, R11, RUN, OFF_STACK_HI);
+		op_rr(j, true, false, 0x29, 1, TMP, R11); /* sub r11, r10 */
+		op_rr(j, true, false, 0x39, 1, R11, RBP); /* cmp rbp, r11 */
+		jcc_to(j, CC_NE, bad);
+	}
+	for (reg = 1; reg <= 5; reg++) {
+		const struct jb_reg *r = jb_reg_at(&j->facts, pc, reg);
+
+		if (!r)
+			continue;
+		switch (r->t) {
+		case JB_MAP:
+			mov_ri(j, R11, r->a);
+			break;
+		case JB_SCALAR:
+			if (r->a != r->b)
+				continue;
+			mov_ri(j, R11, r->a);
+			break;
+		case JB_FP:
+			if (!j->fp_fixed || !j->need_fp ||
+			    !is_simm32((int64_t)r->a))
+				continue;
+			lea(j, R11, RBP, (int32_t)(int64_t)r->a);
+			break;
+		case JB_CTX:
+			op_rm(j, true, false, 0x8b, 1, R11, RUN, OFF_CTX);
+			break;
+		default:
+			continue;
+		}
+		op_rr(j, true, false, 0x39, 1, R11, bpf2x[reg]);
+		jcc_to(j, CC_NE, bad);
+	}
+}
+
 static void emit_call(struct jit *j, uint32_t pc, const struct hr_insn *insn)
 {
 	bool wide = HR_CLASS(insn->code) == HR_JMP;
@@ -1709,6 +1790,7 @@ static void emit_call(struct jit *j, uint32_t pc, const struct hr_insn *insn)
 		jmp_to(j, abort_stub(j, pc, HR_ABORT_UNKNOWN_CALL, false, pc));
 		return;
 	}
+	chk_call_facts(j, pc);
 	if (inline_array_lookup(j, pc) || direct_hash_lookup(j, pc) ||
 	    inline_hint(j, pc) || inline_adjust_meta(j, pc))
 		return;
@@ -2187,7 +2269,9 @@ static uint16_t call_reads(const struct jit *j, uint32_t pc)
 	struct hint_call h;
 	uint64_t v;
 
-	if (r != 0x3e) /* callx, bpf_tail_call */
+	/* Checked mode tests the facts the inlined code uses on the
+	 * registers themselves: they must hold their values. */
+	if (r != 0x3e || j->chk) /* callx, bpf_tail_call */
 		return r;
 	if (hint_call(j, pc, &h))
 		return 0;
@@ -2250,7 +2334,7 @@ static void live_regs(struct jit *j)
 	}
 	/* A function's exit hands r1..r5 back to its caller, which may
 	 * read them: with local calls, keep every result. */
-	j->dce = !local;
+	j->dce = !local && !j->chk;
 }
 
 /* The registers some run may read after @pc (before writing them). */
@@ -2325,7 +2409,7 @@ static void plan(struct jit *j)
 	uint16_t used = 0, rd;
 	uint32_t pc, t, n = 0;
 	unsigned int i;
-	bool tail_site = false;
+	bool tail_site = false, el;
 
 	for (pc = 0; pc < vm->cnt; pc++) {
 		const struct hr_insn *insn = &vm->insns[pc];
@@ -2341,23 +2425,25 @@ static void plan(struct jit *j)
 				j->need_run = true;
 			continue;
 		case HR_LDX:
-			if (!check_elided(j, pc, insn->src, insn->off,
+			el = check_elided(j, pc, insn->src, insn->off,
 					  hr_size_bytes(insn->code), false,
-					  false))
+					  false);
+			if (!el || j->chk)
 				j->need_run = j->need_fp = true;
-			else if (by_facts(j, pc, insn->src, insn->off,
-					  hr_size_bytes(insn->code), false))
+			if (el && by_facts(j, pc, insn->src, insn->off,
+					   hr_size_bytes(insn->code), false))
 				j->ctx_guard = true;
 			continue;
 		case HR_ST:
 		case HR_STX:
-			if (HR_MODE(insn->code) == HR_ATOMIC ||
-			    !check_elided(j, pc, insn->dst, insn->off,
+			el = HR_MODE(insn->code) != HR_ATOMIC &&
+			     check_elided(j, pc, insn->dst, insn->off,
 					  hr_size_bytes(insn->code), true,
-					  false))
+					  false);
+			if (!el || j->chk)
 				j->need_run = j->need_fp = true;
-			else if (by_facts(j, pc, insn->dst, insn->off,
-					  hr_size_bytes(insn->code), true))
+			if (el && by_facts(j, pc, insn->dst, insn->off,
+					   hr_size_bytes(insn->code), true))
 				j->ctx_guard = true;
 			continue;
 		case HR_LD:
@@ -2626,18 +2712,21 @@ static uint64_t jit_canary(const struct hr_vm_prog *vm)
 	return v | 1ull << 63;
 }
 
-int hr_jit_compile(struct hr_vm_prog *vm)
-{
-	struct jit j = { .vm = vm, .canary = jit_canary(vm) };
-	void *code = NULL, *expect = NULL;
-	size_t size = 0;
-	uint32_t checked = 0;
-	uint16_t zero;
+/* One compiled program: what hr_jit_compile() keeps on the hr_vm_prog's
+ * jit fields, and the checked code's own copy (vm->jit_chk). */
+struct jit_code {
+	void *code;
+	size_t size;
 	bool tail;
+	uint16_t zero;
+	uint32_t checked; /* offset of the r1 == run->ctx entry */
+};
+
+static int jit_build(struct hr_vm_prog *vm, bool chk, struct jit_code *out)
+{
+	struct jit j = { .vm = vm, .canary = jit_canary(vm), .chk = chk };
 	int ret;
 
-	if (__atomic_load_n(&vm->jit, __ATOMIC_ACQUIRE))
-		return 0;
 	if (__atomic_load_n(&vm->jit_refused, __ATOMIC_RELAXED))
 		return -EOPNOTSUPP;
 	if (vm->cnt >= MAX_JIT_INSNS || !jit_can_compile(vm)) {
@@ -2660,25 +2749,69 @@ int hr_jit_compile(struct hr_vm_prog *vm)
 	if (!ret)
 		ret = emit_program(&j);
 	if (!ret)
-		ret = link_code(&j, &code, &size);
-	tail = j.tail;
-	zero = j.zero;
-	checked = j.ctx_guard ?
-			  (uint32_t)j.sec[0].len + j.labels[j.l_checked].off :
-			  0;
+		ret = link_code(&j, &out->code, &out->size);
+	out->tail = j.tail;
+	out->zero = j.zero;
+	out->checked = j.ctx_guard ? (uint32_t)j.sec[0].len +
+					     j.labels[j.l_checked].off :
+				     0;
 	jit_release(&j);
+	return ret;
+}
+
+int hr_jit_compile(struct hr_vm_prog *vm)
+{
+	struct jit_code c = { 0 };
+	void *expect = NULL;
+	int ret;
+
+	if (__atomic_load_n(&vm->jit, __ATOMIC_ACQUIRE))
+		return 0;
+	ret = jit_build(vm, false, &c);
 	if (ret)
 		return ret;
 	/* Several threads may compile at once: the first one wins (the
 	 * plan, and so these, is the same for all). */
-	__atomic_store_n(&vm->jit_size, size, __ATOMIC_RELAXED);
-	__atomic_store_n(&vm->jit_tail, tail, __ATOMIC_RELAXED);
-	__atomic_store_n(&vm->jit_zero, zero, __ATOMIC_RELAXED);
-	__atomic_store_n(&vm->jit_checked, checked, __ATOMIC_RELAXED);
-	if (!__atomic_compare_exchange_n(&vm->jit, &expect, code, false,
+	__atomic_store_n(&vm->jit_size, c.size, __ATOMIC_RELAXED);
+	__atomic_store_n(&vm->jit_tail, c.tail, __ATOMIC_RELAXED);
+	__atomic_store_n(&vm->jit_zero, c.zero, __ATOMIC_RELAXED);
+	__atomic_store_n(&vm->jit_checked, c.checked, __ATOMIC_RELAXED);
+	if (!__atomic_compare_exchange_n(&vm->jit, &expect, c.code, false,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		munmap(code, size);
+		munmap(c.code, c.size);
 	return 0;
+}
+
+/* The checked code of @vm, compiled on first use; NULL when the JIT
+ * refuses the program or is out of memory (the interpreter runs it). */
+static const struct jit_code *jit_chk_code(struct hr_vm_prog *vm)
+{
+	struct jit_code *c = __atomic_load_n((struct jit_code **)&vm->jit_chk,
+					     __ATOMIC_ACQUIRE),
+			*expect = NULL;
+
+	if (c)
+		return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	if (jit_build(vm, true, c)) {
+		free(c);
+		return NULL;
+	}
+	if (!__atomic_compare_exchange_n((struct jit_code **)&vm->jit_chk,
+					 &expect, c, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		munmap(c->code, c->size);
+		free(c);
+		c = expect;
+	}
+	return c;
+}
+
+void hr_jit_test_wrong_proofs(bool on)
+{
+	__atomic_store_n(&wrong_proofs, on, __ATOMIC_RELAXED);
 }
 
 /* The entry that first tests r1 == run->ctx (jit_checked was stored
@@ -2770,6 +2903,46 @@ uint64_t hr_jit_run_ctx(struct hr_run *run)
 	return r0;
 }
 
+/*
+ * jit_follow_tail() for checked code: each target runs its checked code
+ * under the same conditions (registers it reads first 0, r10 the stack
+ * top), else the interpreter goes on.
+ */
+__attribute__((noinline)) static uint64_t
+chk_follow_tail(struct hr_run *run, const struct jit_code *c, uint64_t r0)
+{
+	while (run->tail_call && !run->abort && !run->unwind && c->tail) {
+		struct hr_vm_prog *vm = (struct hr_vm_prog *)run->tail_call;
+		const uint64_t *regs = run->tail_regs;
+		unsigned int i;
+
+		run->tail_call = NULL;
+		run->vm = vm;
+		c = jit_chk_code(vm);
+		if (!c || regs[10] != hr_stack_hi(run))
+			return hr_interp_resume(run, regs);
+		for (i = 0; i < HR_NREGS; i++)
+			if ((c->zero >> i & 1) && regs[i])
+				return hr_interp_resume(run, regs);
+		r0 = ((jit_fn)((uint8_t *)c->code + c->checked))(regs[1],
+								 regs[2], run);
+	}
+	return r0;
+}
+
+uint64_t hr_jit_run_checked(struct hr_run *run, uint64_t r1, uint64_t r2)
+{
+	const struct jit_code *c = jit_chk_code((struct hr_vm_prog *)run->vm);
+	uint64_t r0;
+
+	if (!c)
+		return hr_interp_run(run, r1, r2);
+	r0 = ((jit_fn)((uint8_t *)c->code + c->checked))(r1, r2, run);
+	if (run->tail_call)
+		r0 = chk_follow_tail(run, c, r0);
+	return r0;
+}
+
 /* Programs that may tail-call need hr_jit_run_ctx() to follow the calls. */
 hr_jit_fn hr_jit_entry(struct hr_vm_prog *vm)
 {
@@ -2784,21 +2957,22 @@ hr_jit_fn hr_jit_entry(struct hr_vm_prog *vm)
 
 void hr_jit_free(struct hr_vm_prog *vm)
 {
-	if (!vm || !vm->jit)
+	struct jit_code *c;
+
+	if (!vm)
+		return;
+	c = vm->jit_chk;
+	if (c) {
+		munmap(c->code, c->size);
+		free(c);
+		vm->jit_chk = NULL;
+	}
+	if (!vm->jit)
 		return;
 	munmap(vm->jit, vm->jit_size);
 	vm->jit = NULL;
 	vm->jit_size = 0;
 	vm->jit_checked = 0;
-}
-
-uint64_t hr_jit_run_checked(struct hr_run *run, uint64_t r1, uint64_t r2)
-{
-	return hr_jit_run(run, r1, r2);
-}
-
-void hr_jit_test_wrong_proofs(bool on)
-{
 }
 
 #else /* !__x86_64__ */
