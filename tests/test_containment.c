@@ -250,10 +250,90 @@ static void test_invariants(void)
 	hr_engine_invariant_reset();
 }
 
+/*
+ * The checked JIT checks: with the test hook, its code takes every access
+ * as proven (a wrong proof); each access that is in fact out of bounds
+ * must then end the run with HR_ABORT_JIT_CHECK, never touch memory. The
+ * same programs without the hook abort with their own reason.
+ */
+static void wrong_proof_run(const struct hr_insn *insns, uint32_t cnt,
+			    enum hr_engine eng, bool wrong, int *abort,
+			    uint64_t *r0)
+{
+	static uint8_t outside[64];
+	hr_helper_fn calls[8] = { 0 };
+	struct hr_vm_prog vm = {
+		.insns = insns, .cnt = cnt, .calls = calls, .abort_ret = 0xabad
+	};
+	struct hr_run *run = aligned_alloc(64, (sizeof(*run) + 63) & ~63ul);
+
+	*abort = -1;
+	if (!run)
+		return;
+	hr_run_init(run, &vm, NULL);
+	hr_jit_test_wrong_proofs(wrong);
+	*r0 = hr_engine_run(eng, run, (uintptr_t)outside);
+	hr_jit_test_wrong_proofs(false);
+	*abort = run->abort;
+	hr_jit_free(&vm);
+	hr_interp_free(&vm);
+	free(run);
+}
+
+static void test_checked_checks(void)
+{
+	/* A load through r1 (memory of no region). */
+	static const struct hr_insn load[] = {
+		{ .code = HR_LDX | HR_MEM | HR_DW, .dst = 0, .src = 1 },
+		{ .code = HR_JMP | HR_EXIT },
+	};
+	/* A store 1000 bytes below r10: outside the frame. */
+	static const struct hr_insn store[] = {
+		{ .code = HR_ALU64 | HR_MOV | HR_X, .dst = 2, .src = 10 },
+		{ .code = HR_ST | HR_MEM | HR_DW, .dst = 2, .off = -1000 },
+		{ .code = HR_ALU64 | HR_MOV | HR_K, .dst = 0, .imm = 1 },
+		{ .code = HR_JMP | HR_EXIT },
+	};
+	/* A load at the frame's top through r10: in bounds, stays fine. */
+	static const struct hr_insn fine[] = {
+		{ .code = HR_ST | HR_MEM | HR_DW,
+		  .dst = 10,
+		  .off = -8,
+		  .imm = 5 },
+		{ .code = HR_LDX | HR_MEM | HR_DW,
+		  .dst = 0,
+		  .src = 10,
+		  .off = -8 },
+		{ .code = HR_JMP | HR_EXIT },
+	};
+	int abort;
+	uint64_t r0 = 0;
+
+	wrong_proof_run(load, 2, HR_ENGINE_JIT_CHECKED, true, &abort, &r0);
+	CHECK(abort == HR_ABORT_JIT_CHECK && r0 == 0xabad,
+	      "wrong proof, load: %s", hr_abort_str(abort));
+	wrong_proof_run(store, 4, HR_ENGINE_JIT_CHECKED, true, &abort, &r0);
+	CHECK(abort == HR_ABORT_JIT_CHECK && r0 == 0xabad,
+	      "wrong proof, store: %s", hr_abort_str(abort));
+	wrong_proof_run(fine, 3, HR_ENGINE_JIT_CHECKED, true, &abort, &r0);
+	CHECK(abort == 0 && r0 == 5, "wrong proof, in bounds: %s %llu",
+	      hr_abort_str(abort), (unsigned long long)r0);
+	/* Without the hook: not proven, so the program's own reasons. */
+	wrong_proof_run(load, 2, HR_ENGINE_JIT_CHECKED, false, &abort, &r0);
+	CHECK_EQ(abort, HR_ABORT_OOB_LOAD);
+	wrong_proof_run(store, 4, HR_ENGINE_JIT_CHECKED, false, &abort, &r0);
+	CHECK_EQ(abort, HR_ABORT_OOB_STORE);
+	wrong_proof_run(load, 2, HR_ENGINE_JIT, false, &abort, &r0);
+	CHECK_EQ(abort, HR_ABORT_OOB_LOAD);
+	wrong_proof_run(store, 4, HR_ENGINE_INTERP, false, &abort, &r0);
+	CHECK_EQ(abort, HR_ABORT_OOB_STORE);
+}
+
 int main(void)
 {
 	test_callback_aborts();
 	CHECK_EQ(hr_engine_invariant_breaks(), 0);
 	test_invariants();
+	test_checked_checks();
 	return t_done();
 }
