@@ -20,7 +20,7 @@ static const char test_usage[] =
 	"usage: headroom test PROG.o[:SECTION|FUNC] (--pcap FILE | --hex HEX "
 	"[--hex HEX ...])\n"
 	"                     [--meta HEX] [--repeat N] [--json] [--out FILE.pcap]\n"
-	"                     [--engine interp|jit] [--type xdp|tc]\n"
+	"                     [--engine interp|jit|jit-checked] [--type xdp|tc]\n"
 	"                     [--map NAME=KEY:VALUE ...] [--dump-maps]\n"
 	"                     [--btf FILE] [--map-size NAME=N ...]\n"
 	"                     [--pin-dir DIR] [--set NAME=VALUE ...]\n"
@@ -41,7 +41,9 @@ static const char test_usage[] =
 	"                  meta, error\n"
 	"  --out FILE      write every packet not dropped, aborted or shot\n"
 	"                  (data..data_end) to a pcap file\n"
-	"  --engine E      interp or jit (default: the best available)\n"
+	"  --engine E      interp, jit or jit-checked (the JIT with every\n"
+	"                  access its proofs elide checked; a failed one is\n"
+	"                  a bug report) (default: the best available)\n"
 	"  --type T        force the program type: xdp or tc\n"
 	"  --map NAME=KEY:VALUE  set a map entry (hex) before the first run\n"
 	"                  (repeatable; a per-CPU map takes one value for all\n"
@@ -325,7 +327,7 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 		case 'e':
 			if (hr_cli_engine(optarg, &cfg->engine)) {
 				fprintf(stderr, "headroom: --engine: want "
-						"interp or jit\n");
+						"interp, jit or jit-checked\n");
 				return -EINVAL;
 			}
 			break;

@@ -123,6 +123,8 @@ int hr_cli_engine(const char *name, enum hr_engine *engine)
 		*engine = HR_ENGINE_INTERP;
 	else if (!strcmp(name, "jit"))
 		*engine = HR_ENGINE_JIT;
+	else if (!strcmp(name, "jit-checked"))
+		*engine = HR_ENGINE_JIT_CHECKED;
 	else
 		return -EINVAL;
 	return 0;
