@@ -46,9 +46,13 @@ static int pkts_grow(struct hr_pcap_pkts *o, size_t *cap, size_t *dcap,
 			return -ENOMEM;
 		o->fidx = t;
 	}
-	if (need > *dcap) {
+	/* Allocated even for a file of empty packets: each one's address,
+	 * data + off, must point into a buffer. */
+	if (need > *dcap || !o->data) {
+		if (!*dcap)
+			*dcap = 65536;
 		while (*dcap < need)
-			*dcap = *dcap ? 2 * *dcap : 65536;
+			*dcap *= 2;
 		t = realloc(o->data, *dcap);
 		if (!t)
 			return -ENOMEM;

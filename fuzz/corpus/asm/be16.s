@@ -1,0 +1,3 @@
+ldxh %r0, [%r1]
+be16 %r0
+exit
