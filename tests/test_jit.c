@@ -1174,6 +1174,116 @@ static void test_tail_callbacks(void)
 	hr_object_close(obj);
 }
 
+/*
+ * The corpus: every object in the progs directory, each program over a
+ * few packets under the interpreter, the JIT and the checked JIT, each
+ * engine on its own copy of the object (maps change as programs run).
+ * Verdict, abort (reason and pc) and the output packet must agree; the
+ * checked JIT's own abort (a wrong proof) never appears.
+ */
+struct corpus_out {
+	int ret, abort;
+	uint32_t retval, abort_pc, len;
+	uint8_t data[256 + 128];
+};
+
+static void corpus_run(struct hr_prog *p, const uint8_t *pkt, uint32_t len,
+		       enum hr_engine eng, struct corpus_out *out)
+{
+	HR_OPTS(hr_test_run_opts, o, .data_in = pkt, .data_size_in = len,
+		.data_out = out->data, .data_size_out = sizeof(out->data),
+		.repeat = 1, .engine = eng);
+
+	memset(out, 0, sizeof(*out));
+	out->ret = hr_prog_test_run(p, &o);
+	out->retval = o.retval;
+	out->abort = o.abort;
+	out->abort_pc = o.abort_pc;
+	out->len = o.data_size_out;
+}
+
+static void test_corpus(void)
+{
+	static const enum hr_engine eng[3] = { HR_ENGINE_INTERP, HR_ENGINE_JIT,
+					       HR_ENGINE_JIT_CHECKED };
+	static const uint8_t udp[64] = { 2, 0,	0,    0,    0,	  1, 2,	   0,
+					 0, 0,	0,    2,    8,	  0, 0x45, 0,
+					 0, 50, 0,    0,    0,	  0, 64,   17,
+					 0, 0,	10,   0,    0,	  1, 10,   0,
+					 0, 2,	0x30, 0x39, 0x00, 53 };
+	static uint8_t zeros[60], tiny[14];
+	const uint8_t *pkts[3] = { udp, zeros, tiny };
+	const uint32_t lens[3] = { sizeof(udp), sizeof(zeros), sizeof(tiny) };
+	static struct corpus_out r[3];
+	DIR *d = opendir(t_progs_dir());
+	struct dirent *de;
+	unsigned int nprogs = 0, bad = 0, i, k, e;
+
+	CHECK(d != NULL, "cannot open %s", t_progs_dir());
+	while (d && (de = readdir(d))) {
+		struct hr_object *obj[3] = { 0 };
+		char path[4200];
+		size_t n = strlen(de->d_name);
+
+		if (n < 3 || strcmp(de->d_name + n - 2, ".o"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", t_progs_dir(),
+			 de->d_name);
+		for (e = 0; e < 3; e++) {
+			HR_OPTS(hr_object_open_opts, oo);
+
+			if (hr_object_open(path, &oo, &obj[e]))
+				obj[e] = NULL;
+		}
+		for (i = 0; obj[0] && obj[1] && obj[2] &&
+			    i < hr_object_prog_count(obj[0]);
+		     i++) {
+			nprogs++;
+			for (k = 0; k < 3; k++) {
+				for (e = 0; e < 3; e++)
+					corpus_run(hr_object_prog(obj[e], i),
+						   pkts[k], lens[k], eng[e],
+						   &r[e]);
+				for (e = 1; e < 3; e++) {
+					bool same =
+						r[e].ret == r[0].ret &&
+						r[e].retval == r[0].retval &&
+						r[e].abort == r[0].abort &&
+						r[e].abort_pc ==
+							r[0].abort_pc &&
+						r[e].len == r[0].len &&
+						!memcmp(r[e].data, r[0].data,
+							sizeof(r[0].data));
+
+					if (!same && ++bad <= 10)
+						CHECK(0,
+						      "%s prog %u packet %u "
+						      "engine %d: ret %d/%d "
+						      "retval %u/%u abort "
+						      "%s/%s pc %u/%u",
+						      de->d_name, i, k, eng[e],
+						      r[0].ret, r[e].ret,
+						      r[0].retval, r[e].retval,
+						      hr_abort_str(r[0].abort),
+						      hr_abort_str(r[e].abort),
+						      r[0].abort_pc,
+						      r[e].abort_pc);
+					CHECK(r[e].abort != HR_ABORT_JIT_CHECK,
+					      "%s prog %u: a proof failed",
+					      de->d_name, i);
+				}
+			}
+		}
+		for (e = 0; e < 3; e++)
+			if (obj[e])
+				hr_object_close(obj[e]);
+	}
+	if (d)
+		closedir(d);
+	CHECK(bad == 0, "%u corpus runs differ", bad);
+	CHECK(nprogs >= 50, "only %u corpus programs", nprogs);
+}
+
 int main(void)
 {
 	if (jd_env_init(&env)) {
@@ -1194,6 +1304,7 @@ int main(void)
 	test_percpu_lookups("jit_lru_percpu.o", true);
 	test_inline_hints();
 	test_tail_callbacks();
+	test_corpus();
 	free(env.vm.calls);
 	jd_env_free(&env);
 	return t_done();
