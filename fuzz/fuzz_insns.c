@@ -21,7 +21,11 @@
  * two PROG_ARRAYs holding XDP and tc programs (and a refused attempt to
  * mix them). It then runs under the interpreter, the JIT and the checked
  * JIT on the same frame, run and maps, each from the same starting state:
- * r0, the abort reason, pc and address, the call depth, the packet
+ * the JITs each in a child forked just before, the interpreter after them
+ * in the harness itself, so that every engine starts from the very same
+ * memory at the very same addresses (a hash map's elements move when it
+ * is refilled, and a program may return or store their addresses); a
+ * child that dies is a crash of the harness too. r0, the abort reason, pc and address, the call depth, the packet
  * window, every frame byte and every map entry must agree, or the harness
  * aborts (a crash for libFuzzer).
  */
@@ -30,11 +34,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <linux/bpf.h>
 
 #include "bpf/ctx.h"
 #include "bpf/disasm.h"
 #include "bpf/engine.h"
+#include "bpf/jit.h"
 #include "bpf/prog.h"
 #include "bpf/prog_registry.h"
 #include "core/pool.h"
@@ -281,8 +288,7 @@ static void snap_maps(struct snapshot *s)
 }
 
 static void run_one(struct hr_prog *prog, bool tc, const uint8_t *pkt,
-		    uint32_t len, uint8_t seed, enum hr_engine eng,
-		    struct snapshot *s)
+		    uint32_t len, enum hr_engine eng, struct snapshot *s)
 {
 	struct hr_xdp_buff xdp;
 	struct hr_xdp_ctx xc;
@@ -290,7 +296,6 @@ static void run_one(struct hr_prog *prog, bool tc, const uint8_t *pkt,
 
 	memset(frame, 0, HR_FRAME_SIZE);
 	memcpy(frame + HEADROOM, pkt, len);
-	reset_maps(seed);
 	if (tc) {
 		memset(&tcc, 0, sizeof(tcc));
 		tcc.head = frame;
@@ -474,9 +479,71 @@ static void dump(const struct hr_insn *insns, uint32_t cnt)
 	}
 }
 
+/* Every engine from one state: the JITs in forked children, then the
+ * interpreter here, each child's answer in the shared @snaps. */
+static void run_forked(struct hr_prog *prog, bool tc, const uint8_t *pkt,
+		       uint32_t plen, uint8_t seed, struct snapshot *snaps)
+{
+	unsigned int e;
+	int status = 0;
+	pid_t pid;
+
+	reset_maps(seed);
+	for (e = 1; e < NENGINES; e++) {
+		pid = fork();
+		if (pid < 0)
+			abort();
+		if (pid == 0) {
+			run_one(prog, tc, pkt, plen, engines[e], &snaps[e]);
+			_exit(0);
+		}
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			fprintf(stderr,
+				"fuzz_insns: %s program under %s: the run "
+				"died (status %#x)\n",
+				tc ? "tc" : "xdp", engine_names[e], status);
+			dump(prog->insns, prog->cnt);
+			abort();
+		}
+	}
+	run_one(prog, tc, pkt, plen, engines[0], &snaps[0]);
+}
+
+/* An abort reason that is itself a bug report ends the fuzzing. */
+static void check_bugs(const struct hr_prog *prog, const struct snapshot *snaps)
+{
+	unsigned int e;
+
+	for (e = 0; e < NENGINES; e++) {
+		if (snaps[e].abort != HR_ABORT_JIT_CHECK &&
+		    snaps[e].abort != HR_ABORT_INVARIANT)
+			continue;
+		fprintf(stderr, "fuzz_insns: %s: %s at pc %u\n",
+			engine_names[e], hr_abort_str(snaps[e].abort),
+			snaps[e].abort_pc);
+		dump(prog->insns, prog->cnt);
+		abort();
+	}
+}
+
+static bool all_same(const struct snapshot *snaps, char *why, size_t whysz,
+		     unsigned int *which)
+{
+	unsigned int e;
+
+	for (e = 1; e < NENGINES; e++) {
+		if (!same(&snaps[0], &snaps[e], why, whysz)) {
+			*which = e;
+			return false;
+		}
+	}
+	return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
-	static struct snapshot snaps[NENGINES];
+	static struct snapshot *snaps;
 	static struct hr_insn insns[MAX_BODY + 32];
 	static bool ready;
 	const struct hr_prog_type *type;
@@ -489,6 +556,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 
 	if (!ready) {
 		setup();
+		/* Shared with the children that run the JITs. */
+		snaps = mmap(NULL, NENGINES * sizeof(*snaps),
+			     PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			     -1, 0);
+		if (snaps == MAP_FAILED)
+			abort();
 		ready = true;
 	}
 	if (len < HDR)
@@ -509,9 +582,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		return 0;
 	if (data[0] & 4)
 		put_prog(maps[tc ? M_PA_TC : M_PA_XDP], slot, prog);
-	for (e = 0; e < NENGINES; e++)
-		run_one(prog, tc, data + HDR, plen, data[3] >> 4, engines[e],
-			&snaps[e]);
+	/* Fast pass: every engine in this process, the maps refilled before
+	 * each run. Only a difference it finds is checked again forked,
+	 * where addresses cannot differ. */
+	for (e = 0; e < NENGINES; e++) {
+		reset_maps(data[3] >> 4);
+		run_one(prog, tc, data + HDR, plen, engines[e], &snaps[e]);
+	}
 	if (getenv("FUZZ_DEBUG"))
 		fprintf(stderr,
 			"fuzz_insns: %s, %u insns: r0 %#llx abort %s "
@@ -519,25 +596,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			tc ? "tc" : "xdp", cnt, (unsigned long long)snaps[0].r0,
 			hr_abort_str(snaps[0].abort), snaps[0].abort_pc,
 			snaps[0].depth);
-	for (e = 0; e < NENGINES; e++) {
-		if (snaps[e].abort != HR_ABORT_JIT_CHECK &&
-		    snaps[e].abort != HR_ABORT_INVARIANT)
-			continue;
-		fprintf(stderr, "fuzz_insns: %s: %s at pc %u\n",
-			engine_names[e], hr_abort_str(snaps[e].abort),
-			snaps[e].abort_pc);
-		dump(prog->insns, prog->cnt);
-		abort();
-	}
-	for (e = 1; e < NENGINES; e++) {
-		if (same(&snaps[0], &snaps[e], why, sizeof(why)))
-			continue;
-		fprintf(stderr,
-			"fuzz_insns: %s program, %s differs from "
-			"interp: %s\n",
-			tc ? "tc" : "xdp", engine_names[e], why);
-		dump(prog->insns, prog->cnt);
-		abort();
+	check_bugs(prog, snaps);
+	if (!all_same(snaps, why, sizeof(why), &e)) {
+		run_forked(prog, tc, data + HDR, plen, data[3] >> 4, snaps);
+		check_bugs(prog, snaps);
+		if (!all_same(snaps, why, sizeof(why), &e)) {
+			fprintf(stderr,
+				"fuzz_insns: %s program, %s differs from "
+				"interp: %s\n",
+				tc ? "tc" : "xdp", engine_names[e], why);
+			dump(prog->insns, prog->cnt);
+			abort();
+		}
 	}
 	if (data[0] & 4)
 		hr_map_delete_elem(maps[tc ? M_PA_TC : M_PA_XDP], &slot);
