@@ -37,28 +37,13 @@ struct jb_reg {
 	uint64_t a, b;
 };
 
-/* A variable packet offset v (added at instruction id - 1) and what is
- * proven of it: ctx->data + v + range <= ctx->data_end, v in [lo, hi]. */
-#define JB_NVARS 4
-struct jb_var {
-	uint32_t id; /* 0: free slot */
-	int32_t range;
-	uint32_t lo, hi;
-};
-
-struct jb_state {
-	struct jb_reg r[HR_NREGS];
-	/* ctx->data + range <= ctx->data_end is proven. */
-	int64_t range;
-	/* ctx->data_meta + mrange <= ctx->data is proven. */
-	int64_t mrange;
-	struct jb_var var[JB_NVARS];
-	uint8_t live;
-	uint8_t visits;
-};
+struct jb_store;
 
 struct jb_facts {
-	struct jb_state *in; /* per pc, the state on entry; NULL: none */
+	/* What the analysis found (bounds.c); NULL: nothing, so nothing is
+	 * proven. Queries replay from it and are not thread-safe on one
+	 * jb_facts. */
+	struct jb_store *store;
 	uint32_t cnt;
 	/* Some fact rests on r1 == run->ctx at entry: the code checks it. */
 	bool ctx_used;
@@ -66,8 +51,10 @@ struct jb_facts {
 
 /*
  * Runs the analysis over @vm. @fp_fixed: no instruction writes r10.
- * Never fails in a way that matters: without memory (or for a huge
- * program) f->in stays NULL and nothing is elided.
+ * Never fails in a way that matters: without memory, for a program over
+ * the kernel's 1M instructions, or past its step cap, f->store stays NULL
+ * and nothing is elided. Time and memory close to linear in @vm->cnt
+ * (the bound is at the top of bounds.c).
  */
 void jb_analyze(const struct hr_vm_prog *vm, bool fp_fixed, struct jb_facts *f);
 void jb_free(struct jb_facts *f);
@@ -75,7 +62,8 @@ void jb_free(struct jb_facts *f);
 /* Whether no instruction of @vm can write r10. */
 bool jb_fp_fixed(const struct hr_vm_prog *vm);
 
-/* The state of @reg entering @pc, or NULL when nothing is known. */
+/* The state of @reg entering @pc, or NULL when nothing is known; valid
+ * until the next query on @f. */
 const struct jb_reg *jb_reg_at(const struct jb_facts *f, uint32_t pc, int reg);
 
 /* Whether [breg + off, + size) at @pc is inside [data, data_end). */

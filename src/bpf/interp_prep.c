@@ -388,7 +388,7 @@ struct hr_xcode *hr_xcode_build(const struct hr_vm_prog *vm, unsigned int flags)
 	}
 	if (!(flags & HR_XCODE_NO_FACTS))
 		jb_analyze(vm, p.fp_fixed, &p.facts);
-	xc->fast = p.facts.in ? build(&p) : xc->safe;
+	xc->fast = p.facts.store ? build(&p) : xc->safe;
 	jb_free(&p.facts);
 	if (!xc->fast)
 		xc->fast = xc->safe;
