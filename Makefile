@@ -72,9 +72,12 @@ demo: deps
 TESTS ?=
 RUN_TESTS = $(if $(TESTS),$(foreach t,$(TESTS),$(or $(wildcard tests/$(t).sh),$(BUILD)/tests/$(t))),$(TEST_BINS) $(TEST_SCRIPTS))
 
+# The whole suite also runs every libFuzzer harness for 10 s on its
+# corpus (scripts/fuzz-smoke.sh); a harness that fails to build fails there.
 test: deps
 	@$(MAKE) --no-print-directory all
-	@BUILD=$(BUILD) tests/run.sh $(RUN_TESTS)
+	-@$(if $(TESTS),,$(MAKE) --no-print-directory fuzz-build >/dev/null)
+	@BUILD=$(BUILD) tests/run.sh $(RUN_TESTS) $(if $(TESTS),,scripts/fuzz-smoke.sh)
 
 bench: all
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done

@@ -14,6 +14,8 @@
  *           nibble seeds the array map's starting values
  * An lddw with src 1 or 2 names a map by its imm (array, hash, the XDP
  * PROG_ARRAY, the tc one), patched to the real map, as the loader does.
+ * HR_FUZZ_SAME_TYPE_TAILS=1 gives each program its own type's PROG_ARRAY
+ * only, to fuzz past an open cross-type tail-call bug.
  *
  * The program is made runnable as a loaded one is (hr_prog_finalize: the
  * ISA checker, helper resolution through the program type, the context
@@ -67,6 +69,7 @@ static const char *const engine_names[] = { "interp", "jit", "jit-checked" };
 static struct hr_object obj;
 static struct hr_map *maps[NMAPS];
 static struct hr_run *run;
+static bool same_type_tails;
 static uint8_t *frame; /* below 4 GiB: the contexts' 32-bit fields */
 
 struct snapshot {
@@ -238,6 +241,8 @@ static void setup(void)
 	if (frame == MAP_FAILED || !run)
 		abort();
 	fill_prog_arrays();
+	same_type_tails = getenv("HR_FUZZ_SAME_TYPE_TAILS") &&
+			  !strcmp(getenv("HR_FUZZ_SAME_TYPE_TAILS"), "1");
 }
 
 /* The maps' starting contents for one input, the same before each run. */
@@ -363,7 +368,7 @@ static uint32_t build(const uint8_t *hdr, const void *body, size_t nbody,
 {
 	bool loop = hdr[0] & 2;
 	uint32_t n = 0, i, chain = (hdr[3] & 3) + 1, cb;
-	uint32_t body_start;
+	uint32_t body_start, m;
 
 	if (loop) {
 		/* r6 = ctx; bpf_loop(iters, cb, 0, 0); r1 = ctx; body */
@@ -392,9 +397,10 @@ static uint32_t build(const uint8_t *hdr, const void *body, size_t nbody,
 		if (p->src == HR_PSEUDO_MAP_FD ||
 		    p->src == HR_PSEUDO_MAP_VALUE) {
 			p->src = HR_PSEUDO_MAP_FD;
-			hr_insn_set_lddw(
-				p, (uint64_t)(uintptr_t)
-					   maps[(uint32_t)p->imm % NMAPS]);
+			m = (uint32_t)p->imm % NMAPS;
+			if (same_type_tails && m >= M_PA_XDP)
+				m = hdr[0] & 1 ? M_PA_TC : M_PA_XDP;
+			hr_insn_set_lddw(p, (uint64_t)(uintptr_t)maps[m]);
 		}
 		i++;
 	}

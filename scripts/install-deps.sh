@@ -2,8 +2,12 @@
 # Installs the Debian packages headroom builds and tests with, when missing.
 # As root it runs apt-get; otherwise it names what is missing and fails.
 set -e
+# libclang-rt-14-dev: clang's libFuzzer and sanitizer runtimes (`make fuzz`,
+# and the harnesses `make test` runs), only recommended by clang, so not
+# installed with --no-install-recommends.
 pkgs="clang llvm make gcc libbpf-dev libelf-dev libpcap-dev libxdp-dev \
-zlib1g-dev iproute2 libc6-dev-i386 clang-format help2man pkg-config"
+zlib1g-dev iproute2 libc6-dev-i386 clang-format help2man pkg-config \
+libclang-rt-14-dev"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
