@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 
@@ -23,6 +25,30 @@ int t_done(void)
 	}
 	printf("RESULT passed=%u failed=%u\n", t_passed, t_failed);
 	return t_failed ? 1 : 0;
+}
+
+/*
+ * The kernel side's pins (libbpf's LIBBPF_PIN_BY_NAME under /sys/fs/bpf)
+ * must not outlive the test or meet another test's: each test process
+ * that uses the kernel gets a mount namespace of its own with a fresh
+ * bpffs on /sys/fs/bpf, whether or not the host has one mounted there.
+ * Its pins, and the namespaces' bind mounts under /run/netns, go away
+ * with the process. Done before any thread starts (unshare needs that).
+ */
+static void private_bpffs(void)
+{
+	static bool done;
+
+	if (done)
+		return;
+	done = true;
+	if (unshare(CLONE_NEWNS) ||
+	    mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700"))
+		fprintf(stderr,
+			"note: no private bpffs (%s): pins may be "
+			"shared with the host\n",
+			strerror(errno));
 }
 
 bool t_have_kernel(char *why, size_t whysz)
@@ -47,6 +73,7 @@ bool t_have_kernel(char *why, size_t whysz)
 		return false;
 	}
 	close((int)fd);
+	private_bpffs();
 	return true;
 }
 

@@ -318,6 +318,9 @@ static void compare_prog(const char *path, const char *obj_name,
 		compare_line(label, (unsigned int)i, line, &k);
 		line = strtok_r(NULL, "\n", &save);
 	}
+	/* Each headroom process starts with its own pins: so does each
+	 * kernel comparison (where bpffs is mounted, libbpf pinned them). */
+	bpf_object__unpin_maps(kobj, NULL);
 	bpf_object__close(kobj);
 }
 
