@@ -14,6 +14,13 @@
 
 unsigned int t_passed, t_failed;
 
+/* Every test binary runs with the engine invariants checked, before any
+ * program is compiled or run. */
+__attribute__((constructor)) static void t_invariants_on(void)
+{
+	hr_engine_set_invariants(true);
+}
+
 int t_done(void)
 {
 	/* A run that broke an engine invariant is an engine bug, whatever

@@ -4,6 +4,8 @@
  * the checked JIT when asked; and the engines' invariants after each run.
  */
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "engine.h"
 #include "jit.h"
@@ -30,6 +32,32 @@ bool hr_engine_available(enum hr_engine engine)
 #endif
 
 static unsigned long invariant_breaks;
+
+/* Test and debug builds (HR_DEBUG_INVARIANTS), the test harness, or
+ * HEADROOM_INVARIANTS=1 in the environment turn the checks on. */
+#ifdef HR_DEBUG_INVARIANTS
+static bool invariants_on = true;
+#else
+static bool invariants_on;
+#endif
+
+__attribute__((constructor)) static void invariants_env(void)
+{
+	const char *v = getenv("HEADROOM_INVARIANTS");
+
+	if (v && *v)
+		invariants_on = strcmp(v, "0") != 0;
+}
+
+void hr_engine_set_invariants(bool on)
+{
+	__atomic_store_n(&invariants_on, on, __ATOMIC_RELAXED);
+}
+
+bool hr_engine_invariants(void)
+{
+	return __atomic_load_n(&invariants_on, __ATOMIC_RELAXED);
+}
 
 unsigned long hr_engine_invariant_breaks(void)
 {
@@ -66,53 +94,104 @@ void hr_run_invariant(struct hr_run *run, const char *what)
 	run->abort_addr = 0;
 }
 
-/* The slow half of run_end(): which invariant broke, and the repair. */
-__attribute__((noinline, cold)) static uint64_t run_broken(struct hr_run *run,
-							   uint64_t budget0)
+/* The slow half of run_end(): which invariant broke, if one did (the
+ * budget exhausted by a last step is the one wrap that is fine), and the
+ * repair. */
+__attribute__((noinline, cold)) static uint64_t
+run_broken(struct hr_run *run, uint64_t budget0, uint64_t r0)
 {
-	if (run->depth != 0)
+	bool broken = false;
+
+	if (run->depth != 0) {
 		hr_run_invariant(run, "call depth not back to 0");
+		broken = true;
+	}
 	if (run->budget > budget0 &&
-	    !(run->abort == HR_ABORT_BUDGET && run->budget == UINT64_MAX))
+	    !(run->abort == HR_ABORT_BUDGET && run->budget == UINT64_MAX)) {
 		hr_run_invariant(run, "budget grew or wrapped");
-	if (run_locks_held(run))
+		broken = true;
+	}
+	if (run_locks_held(run)) {
 		hr_run_invariant(run, "run ended holding a bpf_spin_lock");
+		broken = true;
+	}
+	if (!broken)
+		return r0;
 	run->depth = 0;
 	run->tail_call = NULL;
 	return run->vm->abort_ret;
 }
 
 /*
- * Every run ends here. The budget may wrap once, from 0, as the step that
- * finds it exhausted (both engines decrement, then abort).
+ * Every run ends here: one test on the fast path. The budget may wrap
+ * once, from 0, as the step that finds it exhausted (both engines
+ * decrement, then abort); run_broken() tells that from a real wrap.
  */
 static inline uint64_t run_end(struct hr_run *run, uint64_t budget0,
 			       uint64_t r0)
 {
-	bool budget_ok =
-		run->budget <= budget0 ||
-		(run->abort == HR_ABORT_BUDGET && run->budget == UINT64_MAX);
-
-	if (__builtin_expect(run->depth != 0 || !budget_ok ||
-				     run_locks_held(run) != 0,
+	if (__builtin_expect((run->depth | run_locks_held(run)) != 0 ||
+				     run->budget > budget0,
 			     0))
-		return run_broken(run, budget0);
+		return run_broken(run, budget0, r0);
 	return r0;
+}
+
+/* The engine's own entries, without the invariants. */
+static inline uint64_t engine_run2(enum hr_engine engine, struct hr_run *run,
+				   uint64_t r1, uint64_t r2)
+{
+	if (engine == HR_ENGINE_JIT ||
+	    (engine == HR_ENGINE_DEFAULT && JIT_BUILT))
+		return hr_jit_run(run, r1, r2);
+	if (engine == HR_ENGINE_JIT_CHECKED)
+		return hr_jit_run_checked(run, r1, r2);
+	return hr_interp_run(run, r1, r2);
+}
+
+static inline uint64_t engine_run_ctx(enum hr_engine engine, struct hr_run *run)
+{
+	if (engine == HR_ENGINE_JIT ||
+	    (engine == HR_ENGINE_DEFAULT && JIT_BUILT))
+		return hr_jit_run_ctx(run);
+	if (engine == HR_ENGINE_JIT_CHECKED)
+		return hr_jit_run_checked(run, (uintptr_t)run->ctx, 0);
+	return hr_interp_run(run, (uintptr_t)run->ctx, 0);
+}
+
+/* Whether the invariants are checked: one load and a tail call when not
+ * (the checks cost about 1 ns a run, the JIT's frame check part of it). */
+static inline bool checking(enum hr_engine engine)
+{
+	return __builtin_expect(__atomic_load_n(&invariants_on,
+						__ATOMIC_RELAXED) ||
+					engine == HR_ENGINE_JIT_CHECKED,
+				0);
+}
+
+__attribute__((noinline)) static uint64_t checked_run2(enum hr_engine engine,
+						       struct hr_run *run,
+						       uint64_t r1, uint64_t r2)
+{
+	uint64_t budget0 = run->budget;
+
+	return run_end(run, budget0, engine_run2(engine, run, r1, r2));
+}
+
+__attribute__((noinline)) static uint64_t checked_run_ctx(enum hr_engine engine,
+							  struct hr_run *run)
+{
+	uint64_t budget0 = run->budget;
+
+	return run_end(run, budget0, engine_run_ctx(engine, run));
 }
 
 uint64_t hr_engine_run2(enum hr_engine engine, struct hr_run *run, uint64_t r1,
 			uint64_t r2)
 {
-	uint64_t budget0 = run->budget, r0;
-
-	if (engine == HR_ENGINE_JIT ||
-	    (engine == HR_ENGINE_DEFAULT && JIT_BUILT))
-		r0 = hr_jit_run(run, r1, r2);
-	else if (engine == HR_ENGINE_JIT_CHECKED)
-		r0 = hr_jit_run_checked(run, r1, r2);
-	else
-		r0 = hr_interp_run(run, r1, r2);
-	return run_end(run, budget0, r0);
+	if (checking(engine))
+		return checked_run2(engine, run, r1, r2);
+	return engine_run2(engine, run, r1, r2);
 }
 
 uint64_t hr_engine_run(enum hr_engine engine, struct hr_run *run, uint64_t r1)
@@ -122,14 +201,7 @@ uint64_t hr_engine_run(enum hr_engine engine, struct hr_run *run, uint64_t r1)
 
 uint64_t hr_engine_run_ctx(enum hr_engine engine, struct hr_run *run)
 {
-	uint64_t budget0 = run->budget, r0;
-
-	if (engine == HR_ENGINE_JIT ||
-	    (engine == HR_ENGINE_DEFAULT && JIT_BUILT))
-		r0 = hr_jit_run_ctx(run);
-	else if (engine == HR_ENGINE_JIT_CHECKED)
-		r0 = hr_jit_run_checked(run, (uintptr_t)run->ctx, 0);
-	else
-		r0 = hr_interp_run(run, (uintptr_t)run->ctx, 0);
-	return run_end(run, budget0, r0);
+	if (checking(engine))
+		return checked_run_ctx(engine, run);
+	return engine_run_ctx(engine, run);
 }

@@ -28,8 +28,9 @@ uint64_t hr_engine_run2(enum hr_engine engine, struct hr_run *run, uint64_t r1,
 			uint64_t r2);
 
 /*
- * Engine invariants, checked after every run that ends through the
- * functions above (the JIT also checks its host frame at each exit):
+ * Engine invariants, checked (when on, see below) after every run that
+ * ends through the functions above (the JIT also checks its host frame
+ * at each exit of code compiled while they are on):
  * call depth back to 0, the budget never above what the run started
  * with (an exhausted one is the single wrap of its last step), no
  * bpf_spin_lock held. A broken one is an engine bug: the run ends with
@@ -37,6 +38,16 @@ uint64_t hr_engine_run2(enum hr_engine engine, struct hr_run *run, uint64_t r1,
  * printed and counted, and the state is repaired for the next run.
  */
 void hr_run_invariant(struct hr_run *run, const char *what);
+
+/*
+ * Whether the invariants are checked: on in builds with
+ * -DHR_DEBUG_INVARIANTS, with HEADROOM_INVARIANTS=1 in the environment,
+ * in every test binary (the harness turns them on before any run) and
+ * always for HR_ENGINE_JIT_CHECKED; off otherwise, since they cost about
+ * a nanosecond a run. Code the JIT compiled earlier keeps what it had.
+ */
+void hr_engine_set_invariants(bool on);
+bool hr_engine_invariants(void);
 
 /* Runs that broke an invariant since start (or the last reset); the
  * test harness fails a test binary whose count is not 0. */

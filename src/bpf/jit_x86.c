@@ -14,15 +14,16 @@
  * rbx/r13-r15 when r6-r9 are named) and zeroes only the registers some
  * path may read before writing (backward liveness; the interpreter starts
  * them at 0). Code that needs the run (it may call out or abort) then
- * pushes a canary (random per program), aligns rsp to 16 and saves that
- * rsp in run->jit_sp: the entry frame. The x86 stack holds, below it, one
+ * pushes a canary (random per program) when the engine invariants are on
+ * (hr_engine_invariants() at compile time) or in checked mode, aligns rsp
+ * to 16 and saves that rsp in run->jit_sp: the entry frame. The x86 stack holds, below it, one
  * 48-byte record per active bpf-to-bpf call (saved r6-r9, r10 and the
  * return address), so rsp stays 16-byte aligned at every instruction
  * boundary. Aborts and unwinds drop every record by loading rsp from
  * run->jit_sp (and set run->depth to 0): never from run->depth, which
  * callbacks and helpers share and which a callback's abort once left at
- * the wrong value. Every exit then checks rsp == run->jit_sp and the
- * canary: a wrong rsp ends the run with HR_ABORT_INVARIANT after
+ * the wrong value. With the canary, every exit checks rsp == run->jit_sp
+ * and the canary: a wrong rsp ends the run with HR_ABORT_INVARIANT after
  * restoring it; a smashed canary (the saved registers and the return
  * address are not to be trusted) stops the process. A program without
  * bpf-to-bpf calls returns inline at each exit. Nothing enters JIT code
@@ -178,6 +179,20 @@
  * (run->callback = hr_interp_callback, set by the prologue when some
  * call may run one: any but the inlined XDP calls above).
  *
+ * Checked mode (HR_ENGINE_JIT_CHECKED, code of its own in vm->jit_chk):
+ * the same code with nothing elided. Every access the rules above leave
+ * unchecked (proven packet, map value and context accesses, constant
+ * frame accesses) gets the full check, whose slow call reports a failure
+ * as HR_ABORT_JIT_CHECK (the proof was wrong: a bug report) instead of the
+ * access; the stack fast path, which rests on r10 being the frame top, is
+ * left out (the C check takes the frame from run->depth); before each
+ * helper or kfunc call, what the analysis says of r1..r5 (a map constant,
+ * r10 + c, a constant, the context) and r10 = stack_hi - 512 * depth are
+ * tested, since inlined calls are built on them; and no dead result is
+ * skipped, so the registers hold what those tests read. A wrong proof is
+ * then a failing test instead of an escape. hr_jit_test_wrong_proofs()
+ * makes checked code take every access as proven, to see the checks work.
+ *
  * Baked in at compile time: vm->calls[] (helper and kfunc pointers) and
  * vm->abort_ret; callx goes through vm->helper_by_id at run time. A
  * program whose calls change must be recompiled (hr_jit_free first).
@@ -332,6 +347,8 @@ struct jit {
 	 * the proofs or the stack rule would leave unchecked, and the facts
 	 * inlined calls use, are checked, failing with HR_ABORT_JIT_CHECK. */
 	bool chk;
+	/* The canary and the exits' frame check (invariants on, or chk). */
+	bool frame_check;
 };
 
 /* Test-only (hr_jit_test_wrong_proofs): checked code compiled while set
@@ -1824,7 +1841,7 @@ static void emit_pop_return(struct jit *j)
  * and the canary above it is intact (l_frame_bad tells which broke). */
 static void emit_frame_check(struct jit *j)
 {
-	if (!j->need_run)
+	if (!j->need_run || !j->frame_check)
 		return;
 	op_rm(j, true, false, 0x3b, 1, RSP, RUN, OFF_JIT_SP);
 	jcc_to(j, CC_NE, j->l_frame_bad);
@@ -2005,10 +2022,14 @@ static void emit_prologue(struct jit *j)
 	if (j->need_run) {
 		/* The canary right below the saved registers, then the
 		 * stack pointer every exit must find (and aborts unwind to). */
-		mov_ri(j, R11, j->canary);
-		push(j, R11);
-		if (j->pad > 8)
-			alu_ri(j, true, 5, RSP, j->pad - 8);
+		if (j->frame_check) {
+			mov_ri(j, R11, j->canary);
+			push(j, R11);
+			if (j->pad > 8)
+				alu_ri(j, true, 5, RSP, j->pad - 8);
+		} else if (j->pad) {
+			alu_ri(j, true, 5, RSP, j->pad);
+		}
 		mov_rr(j, true, RUN, RDX);
 		op_rm(j, true, false, 0x89, 1, RSP, RUN, OFF_JIT_SP);
 		op_rm(j, false, false, 0xc7, 1, 0, RUN, OFF_DEPTH);
@@ -2057,7 +2078,7 @@ static void emit_tail(struct jit *j)
 	/* An exit with rsp off its frame: back to the saved one; a run whose
 	 * canary is gone there cannot return (hr_jit_frame_smashed). */
 	bind(j, j->l_frame_bad);
-	if (j->need_run) {
+	if (j->need_run && j->frame_check) {
 		uint32_t smashed = new_label(j);
 
 		op_rm(j, true, false, 0x8b, 1, RSP, RUN, OFF_JIT_SP);
@@ -2511,7 +2532,10 @@ static void plan(struct jit *j)
 		n += (j->saved >> i) & 1;
 	/* Code that may call out or abort has the canary slot below the
 	 * pushes and keeps rsp 16-aligned at every boundary. */
-	j->pad = j->need_run ? (n & 1 ? 16 : 8) : 0;
+	if (j->frame_check)
+		j->pad = j->need_run ? (n & 1 ? 16 : 8) : 0;
+	else
+		j->pad = j->need_run && !(n & 1) ? 8 : 0;
 }
 
 static int emit_program(struct jit *j)
@@ -2724,7 +2748,10 @@ struct jit_code {
 
 static int jit_build(struct hr_vm_prog *vm, bool chk, struct jit_code *out)
 {
-	struct jit j = { .vm = vm, .canary = jit_canary(vm), .chk = chk };
+	struct jit j = { .vm = vm,
+			 .canary = jit_canary(vm),
+			 .chk = chk,
+			 .frame_check = chk || hr_engine_invariants() };
 	int ret;
 
 	if (__atomic_load_n(&vm->jit_refused, __ATOMIC_RELAXED))
