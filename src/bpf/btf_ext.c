@@ -7,6 +7,7 @@
  * { insn byte offset, type id, access string offset, kind }.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,8 @@
 
 #define BTF_EXT_MAGIC 0xeB9F
 #define CORE_REC_MIN 16
+#define FUNC_REC_MIN 8 /* struct bpf_func_info */
+#define LINE_REC_MIN 16 /* struct bpf_line_info */
 
 struct ext_hdr {
 	uint16_t magic;
@@ -137,4 +140,142 @@ int hr_btf_ext_core_recs(const uint8_t *data, size_t size,
 		}
 	}
 	return 0;
+}
+
+/* The code section of the object named @name, or NULL. */
+static const struct hr_ld_sec *code_sec(const struct hr_loader *ld,
+					const char *name)
+{
+	size_t i;
+
+	for (i = 1; i < ld->nsecs; i++) {
+		const struct hr_ld_sec *s = &ld->secs[i];
+
+		if ((s->kind == HR_SEC_TEXT || s->kind == HR_SEC_PROG ||
+		     s->kind == HR_SEC_SKIPPED) &&
+		    !strcmp(s->name, name))
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * One subsection (func_info, line_info or core_relo): a record size, then
+ * per section { name offset, record count, records }. Every record lies
+ * inside the subsection, every count is non-zero (as libbpf asks), and
+ * every record's first field, an instruction's byte offset, is on an
+ * instruction boundary inside the code section it names.
+ */
+static int check_info(struct hr_loader *ld, const char *what, const uint8_t *p,
+		      uint32_t len, uint32_t min_rec)
+{
+	const uint8_t *end = p + len;
+	uint32_t rec_sz, cnt, i, off;
+
+	if (len < 4)
+		return hr_ld_error(ld, -EINVAL, ".BTF.ext %s: %u bytes", what,
+				   len);
+	rec_sz = rd32(p);
+	if (rec_sz < min_rec || rec_sz % 4)
+		return hr_ld_error(ld, -EINVAL,
+				   ".BTF.ext %s: bad record size %u", what,
+				   rec_sz);
+	for (p += 4; p < end; p += (size_t)cnt * rec_sz) {
+		const struct hr_ld_sec *sec;
+		const char *name;
+
+		if (end - p < 8)
+			return hr_ld_error(ld, -EINVAL,
+					   ".BTF.ext %s: truncated section "
+					   "header at byte %zu",
+					   what, (size_t)(len - (end - p)));
+		name = btf__name_by_offset(ld->btf, rd32(p));
+		cnt = rd32(p + 4);
+		p += 8;
+		if (!name || !name[0])
+			return hr_ld_error(ld, -EINVAL,
+					   ".BTF.ext %s: section name offset "
+					   "%u out of range",
+					   what, rd32(p - 8));
+		if (!cnt || (uint64_t)cnt * rec_sz > (uint64_t)(end - p))
+			return hr_ld_error(ld, -EINVAL,
+					   ".BTF.ext %s: section '%s': %u "
+					   "records of %u bytes do not fit "
+					   "in %zu bytes",
+					   what, name, cnt, rec_sz,
+					   (size_t)(end - p));
+		sec = code_sec(ld, name);
+		for (i = 0; sec && i < cnt; i++) {
+			off = rd32(p + (size_t)i * rec_sz);
+			if (off % HR_INSN_SZ || off >= sec->size)
+				return hr_ld_error(
+					ld, -EINVAL,
+					".BTF.ext %s: section '%s' record "
+					"%u: insn_off 0x%x outside the "
+					"section's instructions (%zu bytes)",
+					what, name, i, off, sec->size);
+		}
+	}
+	return 0;
+}
+
+int hr_ld_check_btf_ext(struct hr_loader *ld)
+{
+	const uint8_t *data = ld->btf_ext;
+	size_t size = ld->btf_ext_size;
+	struct ext_hdr h = { 0 };
+	uint64_t start;
+	int ret = 0;
+
+	if (!data)
+		return 0;
+	if (size < 8)
+		return hr_ld_error(ld, -EINVAL,
+				   "truncated .BTF.ext header (%zu bytes)",
+				   size);
+	memcpy(&h, data, size < sizeof(h) ? size : sizeof(h));
+	if (h.magic != BTF_EXT_MAGIC)
+		return hr_ld_error(ld, -EINVAL, "bad .BTF.ext magic 0x%x",
+				   h.magic);
+	/* The func_info and line_info pairs are in every header. */
+	if (h.hdr_len < offsetof(struct ext_hdr, core_relo_off) ||
+	    h.hdr_len > size)
+		return hr_ld_error(ld, -EINVAL,
+				   ".BTF.ext header length %u (section %zu "
+				   "bytes)",
+				   h.hdr_len, size);
+	if (h.hdr_len < sizeof(h))
+		h.core_relo_off = h.core_relo_len = 0;
+	start = h.hdr_len;
+	{
+		const struct {
+			const char *what;
+			uint32_t off, len, min;
+		} sub[] = {
+			{ "func_info", h.func_info_off, h.func_info_len,
+			  FUNC_REC_MIN },
+			{ "line_info", h.line_info_off, h.line_info_len,
+			  LINE_REC_MIN },
+			{ "core_relo", h.core_relo_off, h.core_relo_len,
+			  CORE_REC_MIN },
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(sub) / sizeof(sub[0]) && !ret; i++) {
+			if (!sub[i].len)
+				continue;
+			if (start + sub[i].off > size ||
+			    sub[i].len > size - start - sub[i].off)
+				return hr_ld_error(
+					ld, -EINVAL,
+					".BTF.ext %s: offset %u length %u "
+					"outside the section (%zu bytes)",
+					sub[i].what, sub[i].off, sub[i].len,
+					size);
+			ret = check_info(ld, sub[i].what,
+					 data + start + sub[i].off, sub[i].len,
+					 sub[i].min);
+		}
+	}
+	return ret;
 }

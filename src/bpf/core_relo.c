@@ -183,6 +183,24 @@ static int parse_enum_spec(struct spec *sp, uint32_t type_id)
 	return push_acc(sp, type_id, idx, name_of(sp->btf, name_off));
 }
 
+/*
+ * Adds @idx elements of @sz bytes to the bit offset @bit_off; true when
+ * the offset would not fit in 32 bits (an access string's index times a type
+ * size from the object's BTF may be anything).
+ */
+static bool add_bits(uint32_t *bit_off, uint64_t idx, long long sz)
+{
+	uint64_t bits;
+
+	if (idx && (uint64_t)sz > UINT32_MAX / 8 / idx)
+		return true;
+	bits = idx * (uint64_t)sz * 8 + *bit_off;
+	if (bits > UINT32_MAX)
+		return true;
+	*bit_off = (uint32_t)bits;
+	return false;
+}
+
 /* One step of a field access below the root: a member or an index. */
 static int parse_step(struct spec *sp, uint32_t *id, int raw)
 {
@@ -197,6 +215,9 @@ static int parse_step(struct spec *sp, uint32_t *id, int raw)
 		const char *name;
 
 		if (raw >= btf_vlen(t))
+			return -EINVAL;
+		if ((uint64_t)sp->bit_off + btf_member_bit_offset(t, raw) >
+		    UINT32_MAX)
 			return -EINVAL;
 		sp->bit_off += btf_member_bit_offset(t, raw);
 		name = name_of(sp->btf, m->name_off);
@@ -213,9 +234,8 @@ static int parse_step(struct spec *sp, uint32_t *id, int raw)
 		    (uint32_t)raw >= a->nelems)
 			return -EINVAL;
 		sz = btf__resolve_size(sp->btf, *id);
-		if (sz < 0)
+		if (sz < 0 || add_bits(&sp->bit_off, (uint64_t)raw, sz))
 			return -EINVAL;
-		sp->bit_off += (uint32_t)(raw * sz * 8);
 		return push_acc(sp, *id, (uint32_t)raw, NULL);
 	}
 	return -EINVAL;
@@ -229,9 +249,9 @@ static int parse_field_spec(struct spec *sp, uint32_t id)
 	if (!skip(sp->btf, id, &id))
 		return -EINVAL;
 	sz = btf__resolve_size(sp->btf, id);
-	if (sz < 0)
+	sp->bit_off = 0;
+	if (sz < 0 || add_bits(&sp->bit_off, (uint64_t)sp->raw[0], sz))
 		return -EINVAL;
-	sp->bit_off = (uint32_t)(sp->raw[0] * sz * 8);
 	ret = push_acc(sp, id, (uint32_t)sp->raw[0], NULL);
 	for (i = 1; !ret && i < sp->raw_len; i++)
 		ret = parse_step(sp, &id, sp->raw[i]);
@@ -645,6 +665,8 @@ static int calc_field(uint32_t kind, const struct spec *sp, struct calc *c)
 	if (bit_sz) {
 		/* The smallest aligned load that holds the whole bitfield. */
 		byte_sz = mt->size;
+		if (!byte_sz || byte_sz > 8)
+			return -EINVAL;
 		byte_off = bit_off / 8 / byte_sz * byte_sz;
 		while (bit_off + bit_sz - byte_off * 8 > byte_sz * 8) {
 			if (byte_sz >= 8)

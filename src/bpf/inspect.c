@@ -83,20 +83,24 @@ static void add_kfunc(struct hr_inspect *in, const char *name)
 /* Helper calls (src 0) and kfunc calls (to undefined symbols). */
 static void scan_calls(struct hr_loader *ld, const struct hr_ld_sec *s)
 {
-	const struct hr_insn *insn = (const void *)s->data;
 	size_t n = s->data ? s->size / HR_INSN_SZ : 0, i, r;
+	struct hr_insn insn;
 
+	/* Copied out: a section's bytes need not be aligned in the file. */
 	for (i = 0; i < n; i++) {
-		if (insn[i].code != (HR_JMP | HR_CALL))
+		memcpy(&insn, s->data + i * HR_INSN_SZ, sizeof(insn));
+		if (insn.code != (HR_JMP | HR_CALL))
 			continue;
-		if (insn[i].src == HR_CALL_HELPER)
-			add_helper(ld->insp, insn[i].imm);
+		if (insn.src == HR_CALL_HELPER)
+			add_helper(ld->insp, insn.imm);
 	}
 	for (r = 0; r < s->nrels; r++) {
 		const struct hr_ld_rel *rel = &s->rels[r];
 		size_t at = rel->off / HR_INSN_SZ;
 
-		if (at < n && insn[at].code == (HR_JMP | HR_CALL) &&
+		if (at < n)
+			memcpy(&insn, s->data + at * HR_INSN_SZ, sizeof(insn));
+		if (at < n && insn.code == (HR_JMP | HR_CALL) &&
 		    rel->sym < ld->nsyms &&
 		    ld->syms[rel->sym].shndx == SHN_UNDEF)
 			add_kfunc(ld->insp, ld->syms[rel->sym].name);

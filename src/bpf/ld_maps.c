@@ -132,7 +132,8 @@ static int legacy_map(struct hr_loader *ld, uint32_t sec,
 	uint32_t f[9] = { 0 };
 	int ret;
 
-	if (def_sz < LEGACY_DEF_MIN || sym->value + def_sz > s->size)
+	if (def_sz < LEGACY_DEF_MIN || def_sz > s->size ||
+	    sym->value > s->size - def_sz)
 		return hr_ld_error(ld, -EINVAL,
 				   "map '%s': bad legacy definition "
 				   "(%llu bytes at offset %llu)",
@@ -491,6 +492,17 @@ static int btf_map(struct hr_loader *ld, uint32_t sec,
 		return ret;
 	/* clang may leave DATASEC offsets to the loader: trust the symbol. */
 	map_sym_off(ld, sec, name, &off);
+	if (off > ld->secs[sec].size || vsi->size > ld->secs[sec].size - off ||
+	    (d.has_values && d.values_off > vsi->size))
+		ret = hr_ld_error(ld, -EINVAL,
+				  "section '.maps': map '%s' at offset %llu "
+				  "size %u outside the section (%zu bytes)",
+				  name, (unsigned long long)off, vsi->size,
+				  ld->secs[sec].size);
+	if (ret) {
+		hr_map_free(inner);
+		return ret;
+	}
 	ret = add_map(ld, &d.attr, sec, off, d.pinning == HR_PIN_BY_NAME, &map);
 	/* The outer map keeps a copy of the template's parameters. */
 	hr_map_free(inner);

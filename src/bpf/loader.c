@@ -181,7 +181,7 @@ static int read_rels(struct hr_loader *ld, Elf_Scn *scn, const GElf_Shdr *sh)
 	struct hr_ld_sec *t;
 	size_t i, n;
 
-	if (sh->sh_info >= ld->nsecs)
+	if (!sh->sh_info || sh->sh_info >= ld->nsecs)
 		return hr_ld_error(ld, -EINVAL,
 				   "relocation section for section %u",
 				   (unsigned int)sh->sh_info);
@@ -266,6 +266,128 @@ static int read_section(struct hr_loader *ld, Elf *elf, size_t shstrndx,
 	return 0;
 }
 
+/* A value and a size inside a container of @limit bytes, without the sum
+ * ever overflowing. */
+static bool fits(uint64_t value, uint64_t size, uint64_t limit)
+{
+	return value <= limit && size <= limit - value;
+}
+
+static bool is_code_kind(enum hr_ld_kind k)
+{
+	return k == HR_SEC_TEXT || k == HR_SEC_PROG || k == HR_SEC_SKIPPED;
+}
+
+/*
+ * Every symbol lies inside its section: the value and value + size within
+ * the section's size in 64-bit arithmetic, functions on instruction
+ * boundaries. Symbols of no section (undefined, absolute, common) carry
+ * no offset the loader uses as one; any other index names a section.
+ * Everything after this trusts these facts.
+ */
+static int check_syms(struct hr_loader *ld)
+{
+	size_t i;
+
+	for (i = 1; i < ld->nsyms; i++) {
+		const struct hr_ld_sym *s = &ld->syms[i];
+		const struct hr_ld_sec *sec;
+
+		if (s->shndx == SHN_UNDEF || s->shndx == SHN_ABS ||
+		    s->shndx == SHN_COMMON)
+			continue;
+		if (s->shndx >= ld->nsecs)
+			return hr_ld_error(ld, -EINVAL,
+					   "symbol '%s': section index %u out "
+					   "of range (%zu sections)",
+					   s->name, s->shndx, ld->nsecs);
+		sec = &ld->secs[s->shndx];
+		if (!fits(s->value, s->size, sec->size))
+			return hr_ld_error(
+				ld, -EINVAL,
+				"section '%s': symbol '%s' value 0x%llx size "
+				"%llu outside the section (%zu bytes)",
+				sec->name, s->name,
+				(unsigned long long)s->value,
+				(unsigned long long)s->size, sec->size);
+		if (s->type == STT_FUNC && is_code_kind(sec->kind) &&
+		    (s->value % HR_INSN_SZ || s->size % HR_INSN_SZ))
+			return hr_ld_error(
+				ld, -EINVAL,
+				"section '%s': function '%s' value 0x%llx size "
+				"%llu is not instruction aligned",
+				sec->name, s->name,
+				(unsigned long long)s->value,
+				(unsigned long long)s->size);
+	}
+	return 0;
+}
+
+/* Bytes a relocation of @type writes at its offset. */
+static uint64_t rel_width(uint32_t type)
+{
+	switch (type) {
+	case HR_R_BPF_NONE:
+		return 0;
+	case HR_R_BPF_64_ABS32:
+	case HR_R_BPF_64_NODYLD32:
+		return 4;
+	default:
+		return 8;
+	}
+}
+
+/*
+ * Every relocation names a symbol of the table and lies inside its
+ * target section; in code it sits on an instruction boundary, where the
+ * instruction it patches starts.
+ */
+static int check_rels(struct hr_loader *ld)
+{
+	size_t i, r;
+
+	for (i = 1; i < ld->nsecs; i++) {
+		const struct hr_ld_sec *s = &ld->secs[i];
+		bool code = is_code_kind(s->kind);
+
+		for (r = 0; r < s->nrels; r++) {
+			const struct hr_ld_rel *rel = &s->rels[r];
+			uint64_t w = code ? HR_INSN_SZ : rel_width(rel->type);
+
+			if (rel->sym >= ld->nsyms)
+				return hr_ld_error(
+					ld, -EINVAL,
+					"section '%s': relocation at offset "
+					"0x%llx names symbol %u of %zu",
+					s->name, (unsigned long long)rel->off,
+					rel->sym, ld->nsyms);
+			if (!fits(rel->off, w, s->size))
+				return hr_ld_error(
+					ld, -EINVAL,
+					"section '%s': relocation against "
+					"'%s' at offset 0x%llx outside the "
+					"section (%zu bytes)",
+					s->name, ld->syms[rel->sym].name,
+					(unsigned long long)rel->off, s->size);
+			if (code && rel->off % HR_INSN_SZ)
+				return hr_ld_error(
+					ld, -EINVAL,
+					"section '%s': relocation against "
+					"'%s' at offset 0x%llx is not on an "
+					"instruction boundary",
+					s->name, ld->syms[rel->sym].name,
+					(unsigned long long)rel->off);
+			if (code && r && rel->off == s->rels[r - 1].off)
+				return hr_ld_error(
+					ld, -EINVAL,
+					"section '%s': two relocations at "
+					"offset 0x%llx",
+					s->name, (unsigned long long)rel->off);
+		}
+	}
+	return 0;
+}
+
 static int read_elf(struct hr_loader *ld, Elf *elf)
 {
 	size_t n, shstrndx, i;
@@ -306,7 +428,8 @@ static int read_elf(struct hr_loader *ld, Elf *elf)
 		if (ret)
 			return ret;
 	}
-	return 0;
+	ret = check_syms(ld);
+	return ret ? ret : check_rels(ld);
 }
 
 static int add_prog(struct hr_loader *ld, struct hr_prog *prog)

@@ -141,6 +141,10 @@ int hr_ld_create_maps(struct hr_loader *ld);
 struct hr_map *hr_ld_map_at(const struct hr_loader *ld, uint32_t sec,
 			    uint64_t off);
 
+/* btf_ext.c: every .BTF.ext subsection, count and instruction offset
+ * lies inside the section and the code it names. 0 or -EINVAL. */
+int hr_ld_check_btf_ext(struct hr_loader *ld);
+
 /* reloc.c: resolves every CO-RE record of the object's code sections. */
 int hr_ld_core_prepare(struct hr_loader *ld);
 

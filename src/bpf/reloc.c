@@ -75,7 +75,7 @@ static int append_func(struct link *l, uint32_t sec, uint32_t start,
 	struct link_func *f;
 	uint32_t i;
 
-	if (!cnt || (uint64_t)(start + cnt) * HR_INSN_SZ > s->size)
+	if (!cnt || ((uint64_t)start + cnt) * HR_INSN_SZ > s->size)
 		return hr_ld_error(l->ld, -EINVAL,
 				   "section '%s': function at insn %u has a "
 				   "bad size",
@@ -112,7 +112,7 @@ static const struct hr_ld_sym *func_at(const struct hr_loader *ld, uint32_t sec,
 		const struct hr_ld_sym *s = &ld->syms[i];
 
 		if (s->shndx == sec && s->type == STT_FUNC && s->value <= off &&
-		    off < s->value + s->size)
+		    off - s->value < s->size)
 			return s;
 	}
 	return NULL;
@@ -407,11 +407,18 @@ int hr_ld_link_prog(struct hr_loader *ld, struct hr_prog *prog, uint32_t sec,
 	uint32_t pc, at;
 	int ret;
 
-	if (func->value % HR_INSN_SZ || func->size % HR_INSN_SZ)
+	/* check_syms() bounds every symbol by its section; a section is
+	 * far below 2^32 instructions, so the casts below keep every bit. */
+	if (func->value % HR_INSN_SZ || func->size % HR_INSN_SZ ||
+	    func->value > ld->secs[sec].size ||
+	    func->size > ld->secs[sec].size - func->value)
 		return hr_ld_error(ld, -EINVAL,
-				   "section '%s': program '%s' is not "
-				   "instruction aligned",
-				   prog->sec, prog->name);
+				   "section '%s': program '%s' value 0x%llx "
+				   "size %llu is not instructions of the "
+				   "section",
+				   prog->sec, prog->name,
+				   (unsigned long long)func->value,
+				   (unsigned long long)func->size);
 	ret = append_func(&l, sec, (uint32_t)(func->value / HR_INSN_SZ),
 			  (uint32_t)(func->size / HR_INSN_SZ), &at);
 	/* l.cnt grows as subprograms are appended: they are relocated too. */
@@ -500,6 +507,9 @@ int hr_ld_core_prepare(struct hr_loader *ld)
 		return 0;
 	if (!ld->btf)
 		return hr_ld_error(ld, -EINVAL, ".BTF.ext without .BTF");
+	ret = hr_ld_check_btf_ext(ld);
+	if (ret)
+		return ret;
 	ret = hr_btf_ext_core_recs(ld->btf_ext, ld->btf_ext_size, ld->btf,
 				   &recs, &n, why, sizeof(why));
 	if (ret)
