@@ -256,12 +256,20 @@ static void test_invariants(void)
  * must then end the run with HR_ABORT_JIT_CHECK, never touch memory. The
  * same programs without the hook abort with their own reason.
  */
+static uint64_t no_helper(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4,
+			  uint64_t r5, struct hr_run *run)
+{
+	return 0;
+}
+
 static void wrong_proof_run(const struct hr_insn *insns, uint32_t cnt,
 			    enum hr_engine eng, bool wrong, int *abort,
 			    uint64_t *r0)
 {
 	static uint8_t outside[64];
 	hr_helper_fn calls[8] = { 0 };
+
+	calls[1] = no_helper; /* the helper call's pc in call[] */
 	struct hr_vm_prog vm = {
 		.insns = insns, .cnt = cnt, .calls = calls, .abort_ret = 0xabad
 	};
@@ -306,9 +314,23 @@ static void test_checked_checks(void)
 		  .off = -8 },
 		{ .code = HR_JMP | HR_EXIT },
 	};
+	/* A helper call with r1 = 5: the hook's wrong fact says the
+	 * context (NULL here). */
+	static const struct hr_insn call[] = {
+		{ .code = HR_ALU64 | HR_MOV | HR_K, .dst = 1, .imm = 5 },
+		{ .code = HR_JMP | HR_CALL, .src = HR_CALL_HELPER, .imm = 1 },
+		{ .code = HR_ALU64 | HR_MOV | HR_K, .dst = 0, .imm = 9 },
+		{ .code = HR_JMP | HR_EXIT },
+	};
 	int abort;
 	uint64_t r0 = 0;
 
+	wrong_proof_run(call, 4, HR_ENGINE_JIT_CHECKED, true, &abort, &r0);
+	CHECK(abort == HR_ABORT_JIT_CHECK && r0 == 0xabad,
+	      "wrong fact at a call: %s", hr_abort_str(abort));
+	wrong_proof_run(call, 4, HR_ENGINE_JIT_CHECKED, false, &abort, &r0);
+	CHECK(abort == 0 && r0 == 9, "call, right facts: %s %llu",
+	      hr_abort_str(abort), (unsigned long long)r0);
 	wrong_proof_run(load, 2, HR_ENGINE_JIT_CHECKED, true, &abort, &r0);
 	CHECK(abort == HR_ABORT_JIT_CHECK && r0 == 0xabad,
 	      "wrong proof, load: %s", hr_abort_str(abort));

@@ -58,8 +58,9 @@ uint64_t hr_jit_run_checked(struct hr_run *run, uint64_t r1, uint64_t r2);
 
 /*
  * Test-only: while set, programs compiled from then on in checked mode
- * take every access at a frame or context offset as proven (a wrong
- * proof), so a test can see the check catch it.
+ * take every non-atomic access as proven and r1 at every helper or kfunc
+ * call as the context (wrong facts), so a test can see the checks catch
+ * them.
  */
 void hr_jit_test_wrong_proofs(bool on);
 

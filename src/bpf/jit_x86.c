@@ -352,7 +352,8 @@ struct jit {
 };
 
 /* Test-only (hr_jit_test_wrong_proofs): checked code compiled while set
- * takes every non-atomic access as proven. */
+ * takes every non-atomic access as proven, and r1 at every helper call
+ * as the context. */
 static bool wrong_proofs;
 
 /* Run-time entry points the code calls. */
@@ -1758,7 +1759,11 @@ static void chk_call_facts(struct jit *j, uint32_t pc)
 	}
 	for (reg = 1; reg <= 5; reg++) {
 		const struct jb_reg *r = jb_reg_at(&j->facts, pc, reg);
+		/* The test hook's wrong fact: r1 is the context. */
+		static const struct jb_reg wrong_ctx = { .t = JB_CTX };
 
+		if (reg == 1 && wrong_proofs)
+			r = &wrong_ctx;
 		if (!r)
 			continue;
 		switch (r->t) {
