@@ -172,7 +172,9 @@ struct hr_run {
 	uintptr_t jit_sp;
 	/* The running engine's way to call a BPF function of this program
 	 * (bpf_loop and other callbacks): instruction index @pc, args in
-	 * r1..r5, one frame deeper. Returns r0; check run->abort after. */
+	 * r1..r5, one frame deeper. Returns r0; check run->abort after.
+	 * However it ends (an abort frames below included) depth, vm, pc,
+	 * regions and tail_call are as they were at the call. */
 	uint64_t (*callback)(struct hr_run *run, uint32_t pc,
 			     const uint64_t args[5]);
 	/* Stack of HR_MAX_CALL_FRAMES * HR_STACK_SIZE bytes, 16-aligned. */
