@@ -41,12 +41,20 @@ static bool invariants_on = true;
 static bool invariants_on;
 #endif
 
+/* HEADROOM_ENGINE=jit-checked: runs asking for the default engine get
+ * the checked JIT (so a whole test suite runs under it); read only on the
+ * slow path, which this turns on. */
+static bool default_checked;
+
 __attribute__((constructor)) static void invariants_env(void)
 {
 	const char *v = getenv("HEADROOM_INVARIANTS");
 
 	if (v && *v)
 		invariants_on = strcmp(v, "0") != 0;
+	v = getenv("HEADROOM_ENGINE");
+	if (v && !strcmp(v, "jit-checked") && JIT_BUILT)
+		default_checked = invariants_on = true;
 }
 
 void hr_engine_set_invariants(bool on)
@@ -175,6 +183,8 @@ __attribute__((noinline)) static uint64_t checked_run2(enum hr_engine engine,
 {
 	uint64_t budget0 = run->budget;
 
+	if (engine == HR_ENGINE_DEFAULT && default_checked)
+		engine = HR_ENGINE_JIT_CHECKED;
 	return run_end(run, budget0, engine_run2(engine, run, r1, r2));
 }
 
@@ -183,6 +193,8 @@ __attribute__((noinline)) static uint64_t checked_run_ctx(enum hr_engine engine,
 {
 	uint64_t budget0 = run->budget;
 
+	if (engine == HR_ENGINE_DEFAULT && default_checked)
+		engine = HR_ENGINE_JIT_CHECKED;
 	return run_end(run, budget0, engine_run_ctx(engine, run));
 }
 

@@ -47,6 +47,9 @@ void hr_run_invariant(struct hr_run *run, const char *what);
  * a nanosecond a run. Code the JIT compiled earlier keeps what it had.
  */
 void hr_engine_set_invariants(bool on);
+
+/* HEADROOM_ENGINE=jit-checked in the environment: every run asking for
+ * HR_ENGINE_DEFAULT runs under HR_ENGINE_JIT_CHECKED (invariants on). */
 bool hr_engine_invariants(void);
 
 /* Runs that broke an invariant since start (or the last reset); the
