@@ -297,6 +297,49 @@ static void reloc_cases(void)
 	free(c.o.data);
 }
 
+static void shdr_cases(void)
+{
+	struct patch_case c = { 0 };
+	unsigned int n, i;
+	Elf64_Shdr *shs;
+
+	/* A relocation section naming section 0, past the table, or one
+	 * without bytes (.bss-like) as its target. */
+	static const uint32_t infos[] = { 0, 200, 0xffffffff };
+
+	for (i = 0; i < sizeof(infos) / sizeof(infos[0]); i++) {
+		unsigned int k;
+
+		if (!fresh(&c, "loader_legacy.o"))
+			break;
+		shs = shdrs(&c.o, &n);
+		for (k = 0; k < n && shs[k].sh_type != SHT_REL; k++)
+			;
+		if (k == n)
+			break;
+		shs[k].sh_info = infos[i];
+		expect_refused(&c.o, "relocation sh_info out of range",
+			       WANT("relocation section for section"));
+	}
+	if (fresh(&c, "loader_legacy.o")) {
+		Elf64_Shdr *x = find_sec(&c.o, "xdp");
+
+		shs = shdrs(&c.o, &n);
+		x->sh_type = SHT_NOBITS;
+		expect_refused(&c.o, "relocations for a section without data",
+			       WANT("'xdp'"));
+	}
+	if (fresh(&c, "loader_legacy.o")) {
+		Elf64_Ehdr *eh = (Elf64_Ehdr *)c.o.data;
+
+		/* e_shoff + e_shnum * e_shentsize wrapping 64 bits. */
+		eh->e_shoff = 0ull - 0x100;
+		expect_refused(&c.o, "section table offset wrap",
+			       WANT("truncated ELF file"));
+	}
+	free(c.o.data);
+}
+
 /* The .BTF.ext header of @o and the start of subsection @field_off's
  * data (func_info at 8, line_info at 16, core_relo at 24). */
 static uint8_t *ext_sub(const struct obj *o, unsigned int field_off)
@@ -459,6 +502,7 @@ int main(void)
 	}
 	symbol_cases();
 	reloc_cases();
+	shdr_cases();
 	btf_ext_cases();
 	found_inputs();
 	return t_done();

@@ -79,8 +79,8 @@ static int check_header(struct hr_loader *ld, Elf *elf)
 				   "not a relocatable object (ELF type %u)",
 				   eh.e_type);
 	/* libelf quietly sees no sections when their table is cut off. */
-	if (!elf_rawfile(elf, &size) ||
-	    eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize > size)
+	if (!elf_rawfile(elf, &size) || eh.e_shoff > size ||
+	    (uint64_t)eh.e_shnum * eh.e_shentsize > size - eh.e_shoff)
 		return hr_ld_error(
 			ld, -EINVAL,
 			"truncated ELF file (%zu bytes, section "
@@ -191,6 +191,12 @@ static int read_rels(struct hr_loader *ld, Elf_Scn *scn, const GElf_Shdr *sh)
 				   "section '%s': bad relocations: %s", t->name,
 				   elf_errmsg(-1));
 	n = sh->sh_size / sh->sh_entsize;
+	/* Relocations patch bytes: a section without any has none. */
+	if (n && !t->data)
+		return hr_ld_error(ld, -EINVAL,
+				   "relocation section for section '%s', "
+				   "which has no data",
+				   t->name);
 	free(t->rels);
 	t->rels = calloc(n ? n : 1, sizeof(*t->rels));
 	if (!t->rels)
