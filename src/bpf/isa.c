@@ -9,13 +9,21 @@
  * Memory safety is enforced at run time by the engines.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "isa.h"
 
 #define HR_REG_FP 10
 
-/* BPF_COMPLEXITY_LIMIT_INSNS: the largest program the kernel accepts. */
+/*
+ * BPF_COMPLEXITY_LIMIT_INSNS: the largest program the kernel accepts
+ * (bpf_prog_load(): -E2BIG past it). Unprivileged loads are held to
+ * BPF_MAXINSNS (4096), but XDP and tc programs need CAP_BPF (and
+ * CAP_NET_ADMIN) in the kernel, so privileged loads are the only ones
+ * there are: 1,000,000, which every load-time pass handles in time close
+ * to linear (bounds.c, ctx_check.c, test_load_limits).
+ */
 #define HR_MAX_INSNS 1000000u
 
 static int fail(const char **why, const char *msg)
@@ -440,8 +448,17 @@ int hr_prog_validate(const struct hr_insn *insns, uint32_t cnt,
 	if (cnt == 0)
 		return fail(why, "empty program");
 	if (cnt > HR_MAX_INSNS) {
+		/* The message names the count: per thread, as loads may run
+		 * on several at once. */
+		static __thread char msg[128];
+
+		snprintf(msg, sizeof(msg),
+			 "program of %u instructions is larger than the "
+			 "kernel's limit of %u (BPF_COMPLEXITY_LIMIT_INSNS)",
+			 cnt, HR_MAX_INSNS);
+		*bad_pc = HR_MAX_INSNS;
 		if (why)
-			*why = "program too large";
+			*why = msg;
 		return -E2BIG;
 	}
 	slot2 = calloc(cnt, sizeof(*slot2));
