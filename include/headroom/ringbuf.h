@@ -9,6 +9,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct hr_map;
 
 /* Called once a record; a negative return stops consumption and is
@@ -16,10 +20,15 @@ struct hr_map;
 typedef int (*hr_ringbuf_sample_fn)(void *ctx, void *data, size_t size);
 
 /* Number of records handed to @fn, or -errno (-EINVAL: not a ring
- * buffer). */
+ * buffer; -EBADMSG: a record's length runs past what was committed, so
+ * the ring was damaged, and consumption stops before it). */
 int hr_ringbuf_consume(struct hr_map *map, hr_ringbuf_sample_fn fn, void *ctx);
 
 /* Bytes committed or reserved but not yet consumed (BPF_RB_AVAIL_DATA). */
 unsigned long hr_ringbuf_avail(struct hr_map *map);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* HEADROOM_RINGBUF_H */

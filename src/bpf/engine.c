@@ -77,14 +77,20 @@ void hr_engine_invariant_reset(void)
 	__atomic_store_n(&invariant_breaks, 0, __ATOMIC_RELAXED);
 }
 
-/*
- * HOOK for bpf_spin_lock tracking (helpers_maps2.c): how many locks @run
- * still holds when it ends. Answers 0 until struct hr_run counts them;
- * then it is `return run->locks_held;` (inline: it is on every run).
- */
+/* Locks and records a run still holds after hr_run_release_locks():
+ * none, always. */
 static inline unsigned int run_locks_held(const struct hr_run *run)
 {
-	return 0;
+	return run->locks_held | run->nheld;
+}
+
+/* A run that ends holding a bpf_spin_lock or ring buffer records gives
+ * them back (vm.c). */
+static inline uint64_t locks_released(struct hr_run *run, uint64_t r0)
+{
+	if (__builtin_expect((run->locks_held | run->nheld) != 0, 0))
+		return hr_run_release_locks(run, r0);
+	return r0;
 }
 
 void hr_run_invariant(struct hr_run *run, const char *what)
@@ -149,22 +155,30 @@ static inline uint64_t run_end(struct hr_run *run, uint64_t budget0,
 static inline uint64_t engine_run2(enum hr_engine engine, struct hr_run *run,
 				   uint64_t r1, uint64_t r2)
 {
+	uint64_t r0;
+
 	if (engine == HR_ENGINE_JIT ||
 	    (engine == HR_ENGINE_DEFAULT && JIT_BUILT))
-		return hr_jit_run(run, r1, r2);
-	if (engine == HR_ENGINE_JIT_CHECKED)
-		return hr_jit_run_checked(run, r1, r2);
-	return hr_interp_run(run, r1, r2);
+		r0 = hr_jit_run(run, r1, r2);
+	else if (engine == HR_ENGINE_JIT_CHECKED)
+		r0 = hr_jit_run_checked(run, r1, r2);
+	else
+		r0 = hr_interp_run(run, r1, r2);
+	return locks_released(run, r0);
 }
 
 static inline uint64_t engine_run_ctx(enum hr_engine engine, struct hr_run *run)
 {
+	uint64_t r0;
+
 	if (engine == HR_ENGINE_JIT ||
 	    (engine == HR_ENGINE_DEFAULT && JIT_BUILT))
-		return hr_jit_run_ctx(run);
-	if (engine == HR_ENGINE_JIT_CHECKED)
-		return hr_jit_run_checked(run, (uintptr_t)run->ctx, 0);
-	return hr_interp_run(run, (uintptr_t)run->ctx, 0);
+		r0 = hr_jit_run_ctx(run);
+	else if (engine == HR_ENGINE_JIT_CHECKED)
+		r0 = hr_jit_run_checked(run, (uintptr_t)run->ctx, 0);
+	else
+		r0 = hr_interp_run(run, (uintptr_t)run->ctx, 0);
+	return locks_released(run, r0);
 }
 
 /* Whether the invariants are checked: one load and a tail call when not

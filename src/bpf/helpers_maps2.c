@@ -153,31 +153,46 @@ static uint64_t hr_ringbuf_output_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 	return 0;
 }
 
+/*
+ * A reserved record becomes the run's: writable to it alone, until it
+ * submits or discards it (the verifier's reference to the record). A run
+ * already holding HR_MAX_HELD_RECORDS gets NULL, as a full ring would
+ * answer, before anything is reserved.
+ */
 static uint64_t hr_ringbuf_reserve_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 				      uint64_t r4, uint64_t r5,
 				      struct hr_run *run)
 {
 	struct hr_map *map = hr_run_ringbuf(run, r1);
+	struct hr_held_rec *h;
+	uint8_t *rec;
 
-	if (!map || r3)
+	if (!map || r3 || run->nheld >= HR_MAX_HELD_RECORDS)
 		return 0;
-	return (uintptr_t)hr_ringbuf_reserve(map, r2);
+	rec = hr_ringbuf_reserve(map, r2);
+	if (!rec)
+		return 0;
+	h = &run->held[run->nheld++];
+	h->start = (uintptr_t)rec;
+	h->end = (uintptr_t)rec + r2;
+	h->map = map;
+	return (uintptr_t)rec;
 }
 
-/* The ring a record came from: the run's ring buffer that contains it. */
+/* Submit or discard a record the run holds, and let go of it. */
 static uint64_t hr_ringbuf_finish(uint64_t sample, struct hr_run *run,
 				  bool discard)
 {
 	unsigned int i;
 
-	for (i = 0; i < run->nmaps; i++) {
-		struct hr_map *map = run->maps[i];
+	for (i = 0; i < run->nheld; i++) {
+		struct hr_held_rec *h = &run->held[i];
 
-		if (!hr_ringbuf_owns(map, (void *)(uintptr_t)sample))
+		if (h->start != sample)
 			continue;
-		if (hr_ringbuf_commit(map, (void *)(uintptr_t)sample, discard))
-			return 0;
-		break;
+		hr_ringbuf_commit(h->map, (void *)h->start, discard);
+		*h = run->held[--run->nheld];
+		return 0;
 	}
 	hr_run_abort(run, HR_ABORT_HELPER_ARG, sample);
 	return 0;
@@ -271,6 +286,8 @@ static uint64_t hr_loop_fn(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4,
 		uint64_t ret;
 
 		args[0] = i;
+		if (!hr_run_charge_callback(run, (uint32_t)r2))
+			return 0;
 		ret = run->callback(run, (uint32_t)r2, args);
 		if (run->abort)
 			return 0;
@@ -294,6 +311,7 @@ struct hr_each {
 	uint64_t ctx;
 	uint8_t *key;
 	uint64_t n;
+	uint64_t limit; /* max_entries: more visits means a walk in circles */
 };
 
 /* One element; true to go on. */
@@ -307,7 +325,16 @@ static bool hr_each_call(struct hr_each *e)
 
 	if (!value)
 		return true;
+	/* A walk never sees more elements than the map holds at once,
+	 * unless the callback keeps replacing them (a deleted key sends
+	 * get_next_key back to the first): that walk is stopped. */
+	if (e->n >= e->limit) {
+		hr_run_abort(e->run, HR_ABORT_MAP_WALK, e->n);
+		return false;
+	}
 	e->n++;
+	if (!hr_run_charge_callback(e->run, e->pc))
+		return false;
 	ret = e->run->callback(e->run, e->pc, args);
 	return !e->run->abort && !ret;
 }
@@ -367,6 +394,9 @@ static uint64_t hr_for_each_map_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 		.run = run, .map = map, .pc = (uint32_t)r2, .ctx = r3
 	};
 
+	if (map)
+		e.limit = map->attr.max_entries;
+
 	if (!map)
 		return 0;
 	if (r4)
@@ -400,8 +430,46 @@ static uint64_t hr_for_each_map_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 	return e.n;
 }
 
-/* bpf_spin_lock / bpf_spin_unlock on a struct bpf_spin_lock (4 bytes) in
- * a map value the program may write. */
+/*
+ * bpf_spin_lock / bpf_spin_unlock on a struct bpf_spin_lock (4 bytes) in
+ * a map value the program may write. The verifier lets a program hold one
+ * lock at a time and makes it release it before it exits; here the run
+ * knows which lock it holds: a second lock aborts (a lock taken twice
+ * would spin for ever), unlocking another lock aborts, and the lock is
+ * released however the run ends (hr_run_release_locks). Another run's
+ * lock is waited for, but not for ever: its holder's budget bounds how
+ * long it may keep it, and a word the program wrote by hand is not a
+ * holder.
+ */
+#define HR_SPIN_LOCK_TIMEOUT_NS 1000000000ull
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static bool spin_wait(uint32_t *lock)
+{
+	uint64_t deadline = 0;
+	unsigned int spins = 0;
+
+	while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE)) {
+		while (__atomic_load_n(lock, __ATOMIC_RELAXED)) {
+			hr_cpu_relax();
+			if (++spins % 1024)
+				continue;
+			if (!deadline)
+				deadline = now_ns() + HR_SPIN_LOCK_TIMEOUT_NS;
+			else if (now_ns() > deadline)
+				return false;
+		}
+	}
+	return true;
+}
+
 static uint64_t hr_spin_lock_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 				uint64_t r4, uint64_t r5, struct hr_run *run)
 {
@@ -413,10 +481,16 @@ static uint64_t hr_spin_lock_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 		hr_run_abort(run, HR_ABORT_HELPER_ARG, r1);
 		return 0;
 	}
-	while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE)) {
-		while (__atomic_load_n(lock, __ATOMIC_RELAXED))
-			hr_cpu_relax();
+	if (run->locks_held) {
+		hr_run_abort(run, HR_ABORT_LOCK_RECURSION, r1);
+		return 0;
 	}
+	if (!spin_wait(lock)) {
+		hr_run_abort(run, HR_ABORT_LOCK_CONTENDED, r1);
+		return 0;
+	}
+	run->lock = lock;
+	run->locks_held = 1;
 	return 0;
 }
 
@@ -425,8 +499,14 @@ static uint64_t hr_spin_unlock_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 {
 	uint32_t *lock = hr_run_mem(run, r1, sizeof(*lock), true);
 
-	if (!lock || (r1 & 3))
+	if (!lock)
 		return 0;
+	if ((r1 & 3) || !run->locks_held || run->lock != lock) {
+		hr_run_abort(run, HR_ABORT_HELPER_ARG, r1);
+		return 0;
+	}
+	run->lock = NULL;
+	run->locks_held = 0;
 	__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
 	return 0;
 }

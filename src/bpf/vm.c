@@ -5,6 +5,7 @@
 #include "vm.h"
 #include "mem.h"
 #include "../maps/map_registry.h"
+#include "../maps/ringbuf.h"
 
 static const char *const abort_names[HR_ABORT__MAX] = {
 	[HR_ABORT_NONE] = "none",
@@ -59,6 +60,9 @@ void hr_run_init(struct hr_run *run, const struct hr_vm_prog *vm, void *ctx)
 	run->pc = 0;
 	run->tail_call = NULL;
 	run->tail_call_cnt = 0;
+	run->lock = NULL;
+	run->locks_held = 0;
+	run->nheld = 0;
 	run->callback = NULL;
 }
 
@@ -102,4 +106,25 @@ struct hr_map *hr_run_map(struct hr_run *run, uint64_t ptr)
 		return (struct hr_map *)(uintptr_t)ptr;
 	hr_run_abort(run, HR_ABORT_HELPER_ARG, ptr);
 	return NULL;
+}
+
+uint64_t hr_run_release_locks(struct hr_run *run, uint64_t r0)
+{
+	bool lock = run->locks_held != 0;
+
+	if (run->lock)
+		__atomic_store_n(run->lock, 0, __ATOMIC_RELEASE);
+	run->lock = NULL;
+	run->locks_held = 0;
+	while (run->nheld) {
+		struct hr_held_rec *h = &run->held[--run->nheld];
+
+		hr_ringbuf_commit(h->map, (void *)h->start, true);
+	}
+	if (run->abort || !lock)
+		return r0;
+	/* The verifier refuses such a program ("bpf_spin_unlock is
+	 * missing"); here the run is stopped and the lock is not lost. */
+	hr_run_abort(run, HR_ABORT_LOCK_HELD, run->pc);
+	return run->vm->abort_ret;
 }

@@ -125,6 +125,9 @@ struct hr_vm_prog {
  */
 #define HR_DEFAULT_BUDGET (1ull << 24)
 
+/* Ring buffer records one run may hold reserved at once. */
+#define HR_MAX_HELD_RECORDS 16
+
 struct hr_run {
 	const struct hr_vm_prog *vm;
 	void *ctx;
@@ -165,6 +168,18 @@ struct hr_run {
 	 * the current frame, when the helper returns. */
 	const struct hr_vm_prog *tail_call;
 	uint32_t tail_call_cnt;
+	/* The bpf_spin_lock this run holds (the verifier allows one at a
+	 * time), and 1 while it does: released when the run ends. */
+	uint32_t *lock;
+	unsigned int locks_held;
+	/* Ring buffer records this run reserved and has not submitted or
+	 * discarded: the only ring bytes it may touch (the headers and
+	 * other records never); discarded when the run ends. */
+	unsigned int nheld;
+	struct hr_held_rec {
+		uintptr_t start, end;
+		struct hr_map *map;
+	} held[HR_MAX_HELD_RECORDS];
 	/* The JIT's r0..r10 when its code leaves for a tail call. */
 	uint64_t tail_regs[HR_NREGS];
 	/* The JIT's host stack pointer just below its entry frame, saved by
@@ -220,5 +235,27 @@ struct hr_map *hr_run_map(struct hr_run *run, uint64_t ptr);
 
 /* Records an abort (first reason wins). */
 void hr_run_abort(struct hr_run *run, enum hr_abort reason, uint64_t addr);
+
+/*
+ * For helpers that call back into the program (bpf_loop,
+ * bpf_for_each_map_elem ...): each call costs one unit of budget, as a
+ * local call does, so nested loops end. False after recording the abort.
+ */
+static inline bool hr_run_charge_callback(struct hr_run *run, uint32_t pc)
+{
+	if (run->budget == 0) {
+		hr_run_abort(run, HR_ABORT_BUDGET, pc);
+		return false;
+	}
+	run->budget--;
+	return true;
+}
+
+/* Called as every run ends while it holds a bpf_spin_lock or ring buffer
+ * records: releases the lock and discards the records, so neither the
+ * lock nor the ring is blocked for later runs. A run holding the lock
+ * that was not already stopped ends with HR_ABORT_LOCK_HELD (the
+ * verifier refuses it: "bpf_spin_unlock is missing"). */
+uint64_t hr_run_release_locks(struct hr_run *run, uint64_t r0);
 
 #endif /* HR_BPF_VM_H */

@@ -11,9 +11,10 @@
  * rb->spinlock); commits and the consumer are lock-free, ordered with
  * acquire/release on the header length and the positions.
  *
- * The program may touch the whole data area (one region) where the
- * verifier would hold it to its record: the memory checker has no notion
- * of a per-record bound.
+ * A program touches only the records it holds (struct hr_run's held[],
+ * from bpf_ringbuf_reserve to submit or discard), never a header, as the
+ * verifier holds it to its record; the consumer still bounds every
+ * length it reads by the ring and by what the producer committed.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -153,7 +154,8 @@ void *hr_ringbuf_reserve(struct hr_map *map, uint64_t size)
 		hdr = (void *)(rb->data + (pend_pos & rb->mask));
 		uint32_t hlen = __atomic_load_n(&hdr->len, __ATOMIC_ACQUIRE);
 
-		if (hlen & HR_RINGBUF_BUSY_BIT)
+		if ((hlen & HR_RINGBUF_BUSY_BIT) ||
+		    hr_rec_len(hlen) > prod_pos - pend_pos)
 			break;
 		pend_pos += hr_rec_len(hlen);
 	}
@@ -255,6 +257,9 @@ int hr_ringbuf_consume(struct hr_map *map, hr_ringbuf_sample_fn fn, void *ctx)
 
 			if (len & HR_RINGBUF_BUSY_BIT)
 				goto done;
+			/* Never past what the producer committed. */
+			if (hr_rec_len(len) > prod_pos - cons_pos)
+				return -EBADMSG;
 			got = true;
 			cons_pos += hr_rec_len(len);
 			if (!(len & HR_RINGBUF_DISCARD_BIT)) {
@@ -317,21 +322,6 @@ static int hr_ringbuf_copy_value(struct hr_map *map, const void *key,
 	return -HR_ENOTSUPP;
 }
 
-/* The data area, both mappings: a reserved record may wrap. */
-static unsigned int hr_ringbuf_regions(struct hr_map *map,
-				       struct hr_region *out, unsigned int max)
-{
-	const struct hr_ringbuf *rb = map->priv;
-
-	if (!max)
-		return 0;
-	memset(out, 0, sizeof(*out));
-	out->start = (uintptr_t)rb->data;
-	out->end = out->start + 2 * (rb->mask + 1);
-	out->flags = HR_REGION_READ | HR_REGION_WRITE;
-	return 1;
-}
-
 const struct hr_map_ops hr_map_ops_ringbuf = {
 	.check = hr_ringbuf_check,
 	.alloc = hr_ringbuf_alloc,
@@ -342,5 +332,4 @@ const struct hr_map_ops hr_map_ops_ringbuf = {
 	.get_next_key = hr_ringbuf_get_next_key,
 	.copy_value = hr_ringbuf_copy_value,
 	.update_user = hr_ringbuf_update_user,
-	.regions = hr_ringbuf_regions,
 };
