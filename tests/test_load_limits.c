@@ -21,6 +21,7 @@
 #include "bpf/interp.h"
 #include "bpf/jit.h"
 #include "bpf/prog.h"
+#include "maps/map.h"
 #include <headroom/test_run.h>
 #include "harness.h"
 #include "load_shapes.h"
@@ -250,8 +251,49 @@ static void test_call_depth(void)
 	expect_abort("9 frames", p, cnt, HR_ABORT_CALL_DEPTH, 0);
 }
 
+/* Maps that cannot be allocated are create errors (-E2BIG or -ENOMEM),
+ * never an abort or a huge allocation that succeeds and faults later:
+ * the sizes are multiplied in 64 bits and bounded first. */
+static void test_map_sizes(void)
+{
+	static const struct {
+		uint32_t type, key, value, entries;
+	} cases[] = {
+		{ HR_MAP_ARRAY, 4, 8, 0xffffffffu },
+		{ HR_MAP_ARRAY, 4, 0x7fffffffu, 1u << 20 },
+		{ HR_MAP_PERCPU_ARRAY, 4, 1u << 20, 1u << 20 },
+		{ HR_MAP_HASH, 4, 8, 0xffffffffu },
+		{ HR_MAP_HASH, 4, 0x7fffffffu, 1u << 20 },
+		{ HR_MAP_LRU_HASH, 4, 0x7fffffffu, 1u << 20 },
+		{ HR_MAP_PERCPU_HASH, 4, 1u << 20, 1u << 20 },
+		{ HR_MAP_QUEUE, 0, 0x7fffffffu, 1u << 20 },
+		{ HR_MAP_DEVMAP, 4, 4, 0xffffffffu },
+		{ HR_MAP_PROG_ARRAY, 4, 4, 0xffffffffu },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct hr_map_attr a = {
+			.type = cases[i].type,
+			.key_size = cases[i].key,
+			.value_size = cases[i].value,
+			.max_entries = cases[i].entries,
+			.ncpus = 2,
+			.name = "huge",
+		};
+		struct hr_map *m = NULL;
+		int ret = hr_map_create(&a, &m);
+
+		CHECK((ret == -E2BIG || ret == -ENOMEM) && !m,
+		      "map type %u key %u value %#x entries %#x: ret %d",
+		      a.type, a.key_size, a.value_size, a.max_entries, ret);
+		hr_map_free(m);
+	}
+}
+
 int main(void)
 {
+	test_map_sizes();
 	test_size_limit();
 	test_stack_limit();
 	test_call_depth();
