@@ -15,7 +15,7 @@
  * An lddw with src 1 or 2 names a map by its imm (array, hash, the XDP
  * PROG_ARRAY, the tc one), patched to the real map, as the loader does.
  * HR_FUZZ_SAME_TYPE_TAILS=1 gives each program its own type's PROG_ARRAY
- * only, to fuzz past an open cross-type tail-call bug.
+ * only (it was used to fuzz past a cross-type tail-call bug, since fixed).
  *
  * The program is made runnable as a loaded one is (hr_prog_finalize: the
  * ISA checker, helper resolution through the program type, the context
