@@ -10,6 +10,7 @@
 #include <time.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <unistd.h>
 
 #include "map.h"
 #include "map_registry.h"
@@ -177,6 +178,38 @@ static int hr_map_generic_check(const struct hr_map_attr *attr,
 	return 0;
 }
 
+/*
+ * Whether @attr's entries could fit in this machine's memory at all: the
+ * least they take (key and value, each rounded to 8 bytes, a pointer's
+ * worth of bookkeeping, a copy per CPU for per-CPU types), multiplied in
+ * 64 bits, against physical memory. A map past it is -ENOMEM at create,
+ * as the kernel's bpf_map_area_alloc() fails, rather than a huge
+ * allocation that aborts (sanitizers) or succeeds and faults later.
+ */
+static bool map_fits_memory(const struct hr_map_attr *attr)
+{
+	uint64_t per = ((uint64_t)attr->key_size + 7) / 8 * 8 +
+		       ((uint64_t)attr->value_size + 7) / 8 * 8 + 8;
+	uint64_t copies = 1, need;
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+
+	switch (attr->type) {
+	case HR_MAP_PERCPU_HASH:
+	case HR_MAP_PERCPU_ARRAY:
+	case HR_MAP_LRU_PERCPU_HASH:
+		copies = attr->ncpus ? attr->ncpus : 1;
+		break;
+	case HR_MAP_RINGBUF:
+		per = 1; /* max_entries is the ring's size in bytes */
+		break;
+	}
+	need = (uint64_t)attr->max_entries * per; /* < 2^32 * 2^34 */
+	if (pages <= 0 || psz <= 0)
+		return true;
+	/* need * copies <= memory, without the product. */
+	return need <= (uint64_t)pages * (uint64_t)psz / copies;
+}
+
 int hr_map_create(const struct hr_map_attr *attr, struct hr_map **out)
 {
 	const struct hr_map_ops *ops;
@@ -192,6 +225,8 @@ int hr_map_create(const struct hr_map_attr *attr, struct hr_map **out)
 		if (ret)
 			return ret;
 	}
+	if (!map_fits_memory(attr))
+		return -ENOMEM;
 	map = calloc(1, sizeof(*map));
 	if (!map)
 		return -ENOMEM;
