@@ -216,14 +216,15 @@ struct an {
 
 /*
  * The encoding of a state: a mask of the registers that are not unknown,
- * a flags byte (range and mrange present, number of variables), each such
- * register as a tag byte (its type and form) and the fields its form
- * keeps, then range, mrange and the variables. Exact: decoding gives the
- * state back bit for bit.
+ * a flags byte (which of range and mrange are there and how wide, which
+ * variables), each such register as a tag byte (its type and form) and
+ * the fields its form keeps, then range, mrange and the variables. Exact:
+ * decoding gives the state back bit for bit.
  */
-#define TAG_CONST 0x10 /* scalar a == b: b not stored */
-#define TAG_U32 0x20 /* scalar fields as 32 bits */
-#define TAG_SHORT 0x40 /* the type's short form */
+#define TAG_CONST 0x10 /* a == b (and id 0 for packet pointers): b not kept */
+#define TAG_W32 0x20 /* scalar fields as 32 bits */
+#define TAG_W8 0x40 /* scalar fields as 8 bits */
+#define TAG_SHORT 0x40 /* other types: the type's short form */
 #define TAG_FULL 0x80 /* id, a, b in full */
 #define ENC_MAX (3 + HR_NREGS * 21 + 16 + JB_NVARS * 16)
 
@@ -243,6 +244,16 @@ static uint8_t *put64(uint8_t *p, uint64_t v)
 	return put(p, &v, 8);
 }
 
+/* @v in @w bytes (1, 4 or 8). */
+static uint8_t *put_w(uint8_t *p, uint64_t v, int w)
+{
+	uint8_t b = (uint8_t)v;
+
+	return w == 1 ? put(p, &b, 1) :
+	       w == 4 ? put32(p, (uint32_t)v) :
+			put64(p, v);
+}
+
 static bool fits32(uint64_t v)
 {
 	return (int64_t)v >= INT32_MIN && (int64_t)v <= INT32_MAX;
@@ -251,20 +262,20 @@ static bool fits32(uint64_t v)
 static uint8_t *enc_reg(uint8_t *p, const struct jb_reg *r)
 {
 	uint8_t t = r->t;
+	uint64_t m;
+	int w;
 
 	switch (t) {
 	case JB_SCALAR:
 		if (r->id)
 			break;
 		t |= r->a == r->b ? TAG_CONST : 0;
-		t |= r->b <= UINT32_MAX ? TAG_U32 : 0;
+		m = r->a > r->b ? r->a : r->b;
+		w = m <= UINT8_MAX ? 1 : m <= UINT32_MAX ? 4 : 8;
+		t |= w == 1 ? TAG_W8 : w == 4 ? TAG_W32 : 0;
 		*p++ = t;
-		if (t & TAG_U32) {
-			p = put32(p, (uint32_t)r->a);
-			return t & TAG_CONST ? p : put32(p, (uint32_t)r->b);
-		}
-		p = put64(p, r->a);
-		return t & TAG_CONST ? p : put64(p, r->b);
+		p = put_w(p, r->a, w);
+		return t & TAG_CONST ? p : put_w(p, r->b, w);
 	case JB_CTX:
 	case JB_PKT_END:
 		if (r->id || r->a || r->b)
@@ -273,11 +284,19 @@ static uint8_t *enc_reg(uint8_t *p, const struct jb_reg *r)
 		return p;
 	case JB_PKT:
 	case JB_META:
+		if (!fits32(r->a) || !fits32(r->b))
+			break;
+		if (!r->id && r->a == r->b) {
+			*p++ = t | TAG_CONST;
+			return put32(p, (uint32_t)r->a);
+		}
+		*p++ = t | TAG_SHORT;
+		p = put32(p, r->id);
+		p = put32(p, (uint32_t)r->a);
+		return put32(p, (uint32_t)r->b);
 	case JB_VALUE_OR_NULL:
 	case JB_VALUE:
-		if (!fits32(r->a) ||
-		    (t == JB_PKT || t == JB_META ? !fits32(r->b) :
-						   r->b > UINT32_MAX))
+		if (!fits32(r->a) || r->b > UINT32_MAX)
 			break;
 		*p++ = t | TAG_SHORT;
 		p = put32(p, r->id);
@@ -300,11 +319,25 @@ static uint8_t *enc_reg(uint8_t *p, const struct jb_reg *r)
 	return put64(p, r->b);
 }
 
+/* Flags: range as 32 bits (1) or 64 (2), mrange likewise (4, 8), and the
+ * variables present (high nibble). */
+static uint8_t *enc_range(uint8_t *p, int64_t v, uint8_t *flags, int shift)
+{
+	if (!v)
+		return p;
+	if (fits32((uint64_t)v)) {
+		*flags |= 1 << shift;
+		return put32(p, (uint32_t)v);
+	}
+	*flags |= 2 << shift;
+	return put64(p, (uint64_t)v);
+}
+
 static size_t enc(const struct jb_state *s, uint8_t *out)
 {
 	uint8_t *p = out + 3, flags = 0;
 	uint16_t mask = 0;
-	int i, nvar = 0;
+	int i;
 
 	for (i = 0; i < HR_NREGS; i++) {
 		const struct jb_reg *r = &s->r[i];
@@ -314,21 +347,13 @@ static size_t enc(const struct jb_state *s, uint8_t *out)
 		mask |= 1u << i;
 		p = enc_reg(p, r);
 	}
-	if (s->range) {
-		flags |= 1;
-		p = put64(p, (uint64_t)s->range);
-	}
-	if (s->mrange) {
-		flags |= 2;
-		p = put64(p, (uint64_t)s->mrange);
-	}
+	p = enc_range(p, s->range, &flags, 0);
+	p = enc_range(p, s->mrange, &flags, 2);
 	for (i = 0; i < JB_NVARS; i++)
-		if (s->var[i].id)
-			nvar |= 1 << i;
-	flags |= nvar << 4;
-	for (i = 0; i < JB_NVARS; i++)
-		if (nvar >> i & 1)
+		if (s->var[i].id) {
+			flags |= 1 << (4 + i);
 			p = put(p, &s->var[i], sizeof(s->var[i]));
+		}
 	memcpy(out, &mask, 2);
 	out[2] = flags;
 	return (size_t)(p - out);
@@ -340,10 +365,17 @@ static const uint8_t *get(const uint8_t *p, void *v, size_t n)
 	return p + n;
 }
 
-static const uint8_t *get32(const uint8_t *p, uint64_t *v, bool sign)
+/* @w bytes into *@v, sign-extended with @sign. */
+static const uint8_t *get_w(const uint8_t *p, uint64_t *v, int w, bool sign)
 {
 	uint32_t x;
 
+	if (w == 1) {
+		*v = *p;
+		return p + 1;
+	}
+	if (w == 8)
+		return get(p, v, 8);
 	p = get(p, &x, 4);
 	*v = sign ? (uint64_t)(int64_t)(int32_t)x : x;
 	return p;
@@ -353,6 +385,7 @@ static const uint8_t *dec_reg(const uint8_t *p, struct jb_reg *r)
 {
 	uint8_t tag = *p++;
 	uint64_t id;
+	int w;
 
 	memset(r, 0, sizeof(*r));
 	r->t = tag & 0x0f;
@@ -362,32 +395,44 @@ static const uint8_t *dec_reg(const uint8_t *p, struct jb_reg *r)
 		return get(p, &r->b, 8);
 	}
 	if (r->t == JB_SCALAR) {
-		if (tag & TAG_U32)
-			p = get32(p, &r->a, false);
-		else
-			p = get(p, &r->a, 8);
+		w = tag & TAG_W8 ? 1 : tag & TAG_W32 ? 4 : 8;
+		p = get_w(p, &r->a, w, false);
 		if (tag & TAG_CONST)
 			r->b = r->a;
-		else if (tag & TAG_U32)
-			p = get32(p, &r->b, false);
 		else
-			p = get(p, &r->b, 8);
+			p = get_w(p, &r->b, w, false);
+		return p;
+	}
+	if (tag & TAG_CONST) { /* JB_PKT, JB_META */
+		p = get_w(p, &r->a, 4, true);
+		r->b = r->a;
 		return p;
 	}
 	if (!(tag & TAG_SHORT))
 		return p; /* JB_CTX, JB_PKT_END */
 	switch (r->t) {
 	case JB_FP:
-		p = get32(p, &r->a, true);
+		p = get_w(p, &r->a, 4, true);
 		r->b = r->a;
 		return p;
 	case JB_MAP:
 		return get(p, &r->a, 8);
 	}
-	p = get32(p, &id, false);
+	p = get_w(p, &id, 4, false);
 	r->id = (uint32_t)id;
-	p = get32(p, &r->a, true);
-	return get32(p, &r->b, r->t == JB_PKT || r->t == JB_META);
+	p = get_w(p, &r->a, 4, true);
+	return get_w(p, &r->b, 4, r->t == JB_PKT || r->t == JB_META);
+}
+
+static const uint8_t *dec_range(const uint8_t *p, int64_t *v, uint8_t flags,
+				int shift)
+{
+	uint64_t x = 0;
+
+	if (flags >> shift & 3)
+		p = get_w(p, &x, flags >> shift & 1 ? 4 : 8, true);
+	*v = (int64_t)x;
+	return p;
 }
 
 static void dec(const uint8_t *p, struct jb_state *s)
@@ -406,12 +451,8 @@ static void dec(const uint8_t *p, struct jb_state *s)
 			s->r[i] =
 				(struct jb_reg){ JB_SCALAR, 0, 0, UINT64_MAX };
 	}
-	s->range = 0;
-	s->mrange = 0;
-	if (flags & 1)
-		p = get(p, &s->range, 8);
-	if (flags & 2)
-		p = get(p, &s->mrange, 8);
+	p = dec_range(p, &s->range, flags, 0);
+	p = dec_range(p, &s->mrange, flags, 2);
 	memset(s->var, 0, sizeof(s->var));
 	for (i = 0; i < JB_NVARS; i++)
 		if (flags >> (4 + i) & 1)
