@@ -88,6 +88,21 @@ static uint64_t hr_map_peek_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 }
 
 /*
+ * Whether @callee may run in @caller's place: the kernel guarantees it at
+ * load and map update (bpf_prog_map_compatible(): the same program type,
+ * expected attach type and xdp.frags), so a program always runs on the
+ * context its rules were made for. A map filled before its caller was
+ * known can still hold another kind here: that tail call fails.
+ */
+static bool hr_tail_call_compatible(const struct hr_prog *caller,
+				    const struct hr_prog *callee)
+{
+	return caller && caller->type == callee->type &&
+	       caller->expected_attach == callee->expected_attach &&
+	       caller->frags == callee->frags;
+}
+
+/*
  * bpf_tail_call(ctx, map, index): the interpreter's JMP_TAIL_CALL order.
  * An index out of range, the 34th call or an empty slot fall through:
  * the helper returns and the program goes on after the call (the kernel
@@ -113,7 +128,16 @@ static uint64_t hr_tail_call_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 	prog = hr_prog_array_get(map, index);
 	if (!prog)
 		return hr_err(-ENOENT);
+	if (!hr_tail_call_compatible(run->vm->prog, prog))
+		return hr_err(-ENOENT);
 	run->tail_call = &prog->vm;
+	/* A program of another object reaches its own maps and globals. */
+	if (prog->obj && (!run->vm->prog || prog->obj != run->vm->prog->obj)) {
+		run->regions = prog->obj->regions;
+		run->nregions = prog->obj->nregions;
+		run->maps = prog->obj->maps;
+		run->nmaps = prog->obj->nmaps;
+	}
 	return 0;
 }
 

@@ -9,6 +9,8 @@
 #include "ctx_check.h"
 #include "jit.h"
 #include "prog_registry.h"
+#include "../maps/fd_array.h"
+#include "../maps/map.h"
 
 static int resolve_helper(struct hr_prog *prog, uint32_t pc, char *err,
 			  size_t errsz)
@@ -59,6 +61,37 @@ static int resolve_calls(struct hr_prog *prog, char *err, size_t errsz)
 	return 0;
 }
 
+/*
+ * The kernel's bpf_check_tail_call() at load: every PROG_ARRAY the program
+ * names must hold (or come to hold) programs of its own kind, so that a
+ * tail call never lands on another context's rules.
+ */
+static int claim_prog_arrays(struct hr_prog *prog, char *err, size_t errsz)
+{
+	uint32_t pc;
+
+	for (pc = 0; pc + 1 < prog->cnt; pc++) {
+		const struct hr_insn *in = &prog->insns[pc];
+		struct hr_map *map;
+
+		if (!hr_insn_is_lddw(in) || in->src != HR_PSEUDO_MAP_FD)
+			continue;
+		map = (struct hr_map *)(uintptr_t)((uint32_t)in[0].imm |
+						   (uint64_t)(uint32_t)in[1].imm
+							   << 32);
+		pc++;
+		if (!map || !hr_prog_array_claim(map, prog))
+			continue;
+		snprintf(err, errsz,
+			 "section '%s' insn %u: PROG_ARRAY '%s' holds programs "
+			 "of another type, attach type or frags flag (the "
+			 "kernel's bpf_prog_map_compatible)",
+			 prog->sec, pc - 1, map->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int hr_prog_finalize(struct hr_prog *prog, char *err, size_t errsz)
 {
 	char why[256] = "";
@@ -85,6 +118,9 @@ int hr_prog_finalize(struct hr_prog *prog, char *err, size_t errsz)
 		snprintf(err, errsz, "section '%s' %s", prog->sec, why);
 		return ret;
 	}
+	ret = claim_prog_arrays(prog, err, errsz);
+	if (ret)
+		return ret;
 	hr_interp_free(&prog->vm); /* made for what it was before */
 	prog->vm.insns = prog->insns;
 	prog->vm.cnt = prog->cnt;

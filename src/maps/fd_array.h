@@ -17,6 +17,11 @@ struct hr_prog;
  * out of range), for bpf_tail_call. */
 struct hr_prog *hr_prog_array_get(struct hr_map *map, uint32_t index);
 
+/* bpf_check_tail_call(): a program that uses PROG_ARRAY @map must be of
+ * the kind its programs are (the first one, stored or using it, sets the
+ * kind); 0 or -EINVAL. Any other map: 0. */
+int hr_prog_array_claim(struct hr_map *map, struct hr_prog *prog);
+
 /* Whether @map may be an inner map of a map-in-map (bpf_map_meta_alloc());
  * 0 or -errno. */
 int hr_map_inner_ok(const struct hr_map *inner);

@@ -28,6 +28,7 @@ struct hr_prog_array {
 	struct hr_spin lock; /* owner fields */
 	const struct hr_prog_type *owner_type;
 	bool owner_frags;
+	uint32_t owner_attach; /* expected attach type */
 	struct hr_prog *_Atomic *slots;
 };
 
@@ -101,12 +102,21 @@ static bool hr_prog_array_compatible(struct hr_map *map, struct hr_prog *p)
 	if (!a->owner_type) {
 		a->owner_type = p->type;
 		a->owner_frags = p->frags;
+		a->owner_attach = p->expected_attach;
 		ok = true;
 	} else {
-		ok = a->owner_type == p->type && a->owner_frags == p->frags;
+		ok = a->owner_type == p->type && a->owner_frags == p->frags &&
+		     a->owner_attach == p->expected_attach;
 	}
 	hr_spin_unlock(&a->lock);
 	return ok;
+}
+
+int hr_prog_array_claim(struct hr_map *map, struct hr_prog *prog)
+{
+	if (map->attr.type != HR_MAP_PROG_ARRAY)
+		return 0;
+	return hr_prog_array_compatible(map, prog) ? 0 : -EINVAL;
 }
 
 /* bpf_fd_array_map_update_elem(): BPF_ANY only, then the slot, then the
