@@ -71,6 +71,10 @@ static const struct {
 	{ "contain_callback.o",
 	  "loads from raw addresses inside bpf_loop callbacks, on purpose; "
 	  "tests/test_containment.c checks that both engines abort them" },
+	{ "limits_work.o",
+	  "locks taken twice or held at exit and writes outside ring "
+	  "buffer records, on purpose (the verifier refuses them); "
+	  "tests/test_helper_limits.c checks each abort" },
 	{ "skb_meta_dynptr_forged.o",
 	  "dynptrs forged on the stack, on purpose (the verifier refuses "
 	  "them); tests/test_skb_meta_dynptr.c checks that the run ends" },
