@@ -34,7 +34,10 @@ LDLIBS  += -lbpf -lelf -lz -lpcap -lm
 BPF_CFLAGS ?= -O2 -g -target bpf -Wall -Wno-unused-value \
 	      -I/usr/include/$(shell uname -m)-linux-gnu -Iprogs/include
 
-LIB_SRCS  := $(wildcard src/util/*.c src/bpf/*.c src/maps/*.c src/core/*.c src/dev/*.c)
+# The library's layers, lowest first: a file includes headers of its own
+# layer or of lower ones only (tests/test_layers.sh, scripts/layers.allow).
+LAYERS    := util vm core dev progs maps helpers loader
+LIB_SRCS  := $(wildcard $(addsuffix /*.c,$(addprefix src/,$(LAYERS))))
 CLI_SRCS  := $(filter-out src/cli/conformance_plugin.c,$(wildcard src/cli/*.c))
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_SCRIPTS := $(wildcard tests/test_*.sh)

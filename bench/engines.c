@@ -39,11 +39,11 @@
 #include <headroom/object.h>
 #include <headroom/test_run.h>
 
-#include "bpf/ctx.h"
-#include "bpf/engine.h"
-#include "bpf/isa.h"
-#include "bpf/jit.h"
-#include "bpf/prog.h"
+#include "progs/ctx.h"
+#include "vm/engine.h"
+#include "vm/isa.h"
+#include "vm/jit.h"
+#include "progs/prog.h"
 
 #define MAX_RUNS 31
 

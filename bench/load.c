@@ -16,11 +16,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "bpf/bounds.h"
-#include "bpf/ctx_check.h"
-#include "bpf/interp.h"
-#include "bpf/jit.h"
-#include "bpf/prog.h"
+#include "vm/bounds.h"
+#include "vm/ctx_check.h"
+#include "vm/interp.h"
+#include "vm/jit.h"
+#include "progs/prog.h"
 #include "../tests/load_shapes.h"
 
 enum pass { P_VALIDATE, P_CTX, P_BOUNDS, P_INTERP, P_JIT, P__MAX };

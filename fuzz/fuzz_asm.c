@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer harness for the assembler (src/bpf/asm.c): the input is
+ * libFuzzer harness for the assembler (src/vm/asm.c): the input is
  * assembly text. A program that assembles and passes the ISA checker must
  * disassemble to text that assembles back to the same instructions (the
  * round trip test_conformance checks on the suite); anything else is a
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf/asm.h"
-#include "bpf/disasm.h"
-#include "bpf/vm.h"
+#include "vm/asm.h"
+#include "vm/disasm.h"
+#include "vm/vm.h"
 #include "lib/fuzz_file.h"
 
 /* Big enough for one instruction's text, however long its operands. */

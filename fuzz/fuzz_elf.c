@@ -25,9 +25,9 @@
 
 #include <headroom/object.h>
 
-#include "bpf/ctx.h"
-#include "bpf/engine.h"
-#include "bpf/prog.h"
+#include "progs/ctx.h"
+#include "vm/engine.h"
+#include "progs/prog.h"
 #include "core/pool.h"
 #include "lib/fuzz_file.h"
 

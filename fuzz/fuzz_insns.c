@@ -40,12 +40,12 @@
 #include <unistd.h>
 #include <linux/bpf.h>
 
-#include "bpf/ctx.h"
-#include "bpf/disasm.h"
-#include "bpf/engine.h"
-#include "bpf/jit.h"
-#include "bpf/prog.h"
-#include "bpf/prog_registry.h"
+#include "progs/ctx.h"
+#include "vm/disasm.h"
+#include "vm/engine.h"
+#include "vm/jit.h"
+#include "progs/prog.h"
+#include "progs/prog_registry.h"
 #include "core/pool.h"
 #include "maps/map.h"
 #include <headroom/map.h>

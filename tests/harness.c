@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 
-#include "bpf/engine.h"
+#include "vm/engine.h"
 
 unsigned int t_passed, t_failed;
 

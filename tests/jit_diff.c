@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 #include <linux/bpf.h>
 
-#include "bpf/engine.h"
+#include "vm/engine.h"
 #include "jit_diff.h"
 
 bool jd_ctx_access(const struct hr_prog *prog, int off, int size, bool write)

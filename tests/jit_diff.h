@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bpf/vm.h"
+#include "vm/vm.h"
 
 /* Arena sections (byte offsets); the layout is fixed. */
 #define JD_CTX_OFF 0

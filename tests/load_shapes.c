@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "load_shapes.h"
-#include "bpf/prog.h"
+#include "progs/prog.h"
 
 #define GROUP 8192 /* units a nest or fan-in spans: offsets < 32768 */
 

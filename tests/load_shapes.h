@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bpf/isa.h"
+#include "vm/isa.h"
 
 enum ls_shape {
 	LS_STRAIGHT, /* one block: packet loads and adds */

@@ -12,7 +12,7 @@
 #include "headroom/datapath.h"
 #include "headroom/devices.h"
 #include "headroom/headroom.h"
-#include "bpf/prog.h"
+#include "progs/prog.h"
 #include "core/datapath.h"
 #include "xdp_tc_run.h"
 

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf/asm.h"
-#include "bpf/disasm.h"
-#include "bpf/isa.h"
+#include "vm/asm.h"
+#include "vm/disasm.h"
+#include "vm/isa.h"
 #include "harness.h"
 
 /* Assembles @text and compares with @hex (the bytes clang emits). */

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf/interp.h"
-#include "bpf/bounds.h"
-#include "bpf/prog.h"
+#include "vm/interp.h"
+#include "vm/bounds.h"
+#include "progs/prog.h"
 #include <headroom/map.h>
 #include <headroom/object.h>
 #include <headroom/test_run.h>

@@ -85,7 +85,7 @@ static const struct {
 	const char *obj;
 	const char *why;
 } refused_by_design[] = {
-	{ "maps2_task.o", "task helpers have no meaning in headroom; the "
+	{ "helper_task.o", "task helpers have no meaning in headroom; the "
 			  "load fails naming the helper (issue 3)" },
 };
 

@@ -19,9 +19,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bpf/asm.h"
-#include "bpf/conformance.h"
-#include "bpf/disasm.h"
+#include "vm/asm.h"
+#include "vm/conformance.h"
+#include "vm/disasm.h"
 #include "harness.h"
 
 #define MAX_BYTES 65536

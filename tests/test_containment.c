@@ -16,10 +16,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bpf/ctx.h"
-#include "bpf/engine.h"
-#include "bpf/jit.h"
-#include "bpf/prog.h"
+#include "progs/ctx.h"
+#include "vm/engine.h"
+#include "vm/jit.h"
+#include "progs/prog.h"
 #include <headroom/object.h>
 #include <headroom/test_run.h>
 #include <linux/bpf.h>

@@ -19,7 +19,7 @@
 
 #include "harness.h"
 #include "oracle.h"
-#include "bpf/core_relo.h"
+#include "loader/core_relo.h"
 
 static char err[512];
 

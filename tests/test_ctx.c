@@ -18,9 +18,9 @@
 #include <linux/bpf.h>
 
 #include "harness.h"
-#include "bpf/asm.h"
-#include "bpf/prog.h"
-#include "bpf/ctx.h"
+#include "vm/asm.h"
+#include "progs/prog.h"
+#include "progs/ctx.h"
 #include <headroom/test_run.h>
 
 #define XMD(f) ((int)offsetof(struct xdp_md, f))

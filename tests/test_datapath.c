@@ -21,7 +21,7 @@
 #include "harness.h"
 #include "core/datapath.h"
 #include "core/pool.h"
-#include "bpf/prog.h"
+#include "progs/prog.h"
 
 #define NPKT 200
 #define NQ 2

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <linux/bpf.h>
 
-#include "bpf/vm.h"
+#include "vm/vm.h"
 #include "maps/ringbuf.h"
 #include "harness.h"
 #include "headroom/headroom.h"

@@ -15,8 +15,8 @@
 #include <linux/bpf.h>
 
 #include "harness.h"
-#include "bpf/ctx.h"
-#include "bpf/helpers.h"
+#include "progs/ctx.h"
+#include "helpers/helpers.h"
 #include "core/pool.h"
 
 static struct hr_pool *pool;

@@ -14,14 +14,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "bpf/asm.h"
-#include "bpf/conformance.h"
-#include "bpf/engine.h"
-#include "bpf/jit.h"
-#include "bpf/mem.h"
-#include "bpf/ctx.h"
-#include "bpf/prog.h"
-#include "bpf/prog_registry.h"
+#include "vm/asm.h"
+#include "vm/conformance.h"
+#include "vm/engine.h"
+#include "vm/jit.h"
+#include "vm/mem.h"
+#include "progs/ctx.h"
+#include "progs/prog.h"
+#include "progs/prog_registry.h"
 #include "maps/map.h"
 #include <headroom/map.h>
 #include <headroom/object.h>

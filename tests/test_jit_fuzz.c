@@ -17,13 +17,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "bpf/disasm.h"
-#include "bpf/engine.h"
-#include "bpf/interp.h"
-#include "bpf/jit.h"
+#include "vm/disasm.h"
+#include "vm/engine.h"
+#include "vm/interp.h"
+#include "vm/jit.h"
 #include "harness.h"
 #include "jit_diff.h"
-#include "bpf/prog.h"
+#include "progs/prog.h"
 #include <linux/bpf.h>
 
 #define MAX_SLOTS 48

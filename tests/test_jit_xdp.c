@@ -22,10 +22,10 @@
 #include <sys/mman.h>
 #include <linux/bpf.h>
 
-#include "bpf/ctx.h"
-#include "bpf/engine.h"
-#include "bpf/jit.h"
-#include "bpf/prog.h"
+#include "progs/ctx.h"
+#include "vm/engine.h"
+#include "vm/jit.h"
+#include "progs/prog.h"
 #include "core/xdp.h"
 #include <headroom/object.h>
 #include "harness.h"

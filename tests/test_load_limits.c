@@ -17,10 +17,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "bpf/bounds.h"
-#include "bpf/interp.h"
-#include "bpf/jit.h"
-#include "bpf/prog.h"
+#include "vm/bounds.h"
+#include "vm/interp.h"
+#include "vm/jit.h"
+#include "progs/prog.h"
 #include "maps/map.h"
 #include <headroom/test_run.h>
 #include "harness.h"

@@ -17,7 +17,7 @@
 #include <linux/bpf.h>
 
 #include "harness.h"
-#include "bpf/prog.h"
+#include "progs/prog.h"
 #include "maps/map.h"
 
 static char err[512];

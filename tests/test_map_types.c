@@ -2,9 +2,9 @@
 /*
  * LRU_HASH, LRU_PERCPU_HASH, LPM_TRIE, QUEUE, STACK, RINGBUF, PROG_ARRAY,
  * ARRAY_OF_MAPS and HASH_OF_MAPS from user space, the helpers of
- * helpers_maps2.c from programs (progs/maps2_ops.bpf.c,
+ * helpers_generic.c from programs (progs/map_types_ops.bpf.c,
  * progs/tailcall_chain.bpf.c), and the load-time refusal of the
- * current-task helpers. Results are the kernel's (test_maps2_kernel.c
+ * current-task helpers. Results are the kernel's (test_map_types_kernel.c
  * checks the same against the live kernel).
  */
 #include <errno.h>
@@ -18,8 +18,8 @@
 #include "headroom/object.h"
 #include "headroom/ringbuf.h"
 #include "headroom/test_run.h"
-#include "bpf/prog.h"
-#include "bpf/prog_registry.h"
+#include "progs/prog.h"
+#include "progs/prog_registry.h"
 #include "maps/map.h"
 #include "maps/map_registry.h"
 
@@ -337,7 +337,7 @@ static int run(struct hr_object *obj, const char *prog, uint32_t *retval)
 /* Each program's expected result, as the kernel computes it. */
 static void test_helpers(void)
 {
-	struct hr_object *obj = open_obj("maps2_ops.o");
+	struct hr_object *obj = open_obj("map_types_ops.o");
 	uint32_t ret = 0;
 
 	if (!obj)
@@ -405,7 +405,7 @@ static void test_task_helpers_rejected(void)
 					 .errbuf_sz = sizeof(err) };
 	struct hr_object *obj = NULL;
 
-	snprintf(path, sizeof(path), "%s/maps2_task.o", t_progs_dir());
+	snprintf(path, sizeof(path), "%s/helper_task.o", t_progs_dir());
 	CHECK(hr_object_open(path, &o, &obj) < 0, "task helper loaded");
 	CHECK(strstr(err, "bpf_get_current_pid_tgid") != NULL, "msg: %s", err);
 	CHECK(strstr(err, "not available") != NULL, "msg: %s", err);

@@ -3,7 +3,7 @@
  * The live kernel as oracle for LRU_HASH, LPM_TRIE, QUEUE, STACK, RINGBUF,
  * PROG_ARRAY and the map-in-map types: the same creations and user-space
  * operations through the bpf syscall and headroom's map API must return
- * the same codes and values, and every program of progs/maps2_ops.bpf.c
+ * the same codes and values, and every program of progs/map_types_ops.bpf.c
  * and progs/tailcall_chain.bpf.c must return the same retval from
  * BPF_PROG_TEST_RUN and from hr_prog_test_run (each on fresh maps).
  * LRU maps are held to the guarantees only: never above max_entries, a
@@ -22,7 +22,7 @@
 #include "headroom/map.h"
 #include "headroom/object.h"
 #include "headroom/test_run.h"
-#include "bpf/prog_registry.h"
+#include "progs/prog_registry.h"
 #include "maps/map.h"
 #include "maps/map_registry.h"
 
@@ -352,7 +352,7 @@ static struct hr_object *hr_open(const char *file)
 	return obj;
 }
 
-/* Every program of maps2_ops.o, each on fresh maps, run @runs times. */
+/* Every program of map_types_ops.o, each on fresh maps, run @runs times. */
 static void test_programs(void)
 {
 	static const struct {
@@ -367,8 +367,8 @@ static void test_programs(void)
 	int r;
 
 	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
-		struct bpf_object *ko = kernel_open("maps2_ops.o");
-		struct hr_object *ho = hr_open("maps2_ops.o");
+		struct bpf_object *ko = kernel_open("map_types_ops.o");
+		struct hr_object *ho = hr_open("map_types_ops.o");
 		uint32_t kret = 0, hret = 0;
 		int kr, hr;
 
@@ -448,7 +448,7 @@ static void test_task_helper(void)
 	struct bpf_object *ko;
 	int kr;
 
-	snprintf(path, sizeof(path), "%s/maps2_task.o", t_progs_dir());
+	snprintf(path, sizeof(path), "%s/helper_task.o", t_progs_dir());
 	ko = bpf_object__open_file(path, NULL);
 	kr = ko ? bpf_object__load(ko) : -1;
 	printf("note: kernel %s bpf_get_current_pid_tgid in XDP\n",

@@ -13,8 +13,8 @@
 
 #include "harness.h"
 #include "headroom/map.h"
-#include "bpf/helpers.h"
-#include "bpf/vm.h"
+#include "helpers/helpers.h"
+#include "vm/vm.h"
 #include "maps/map.h"
 
 static int create(uint32_t type, uint32_t key, uint32_t value, uint32_t max,

@@ -20,7 +20,7 @@
 
 #include "harness.h"
 #include "headroom/headroom.h"
-#include "bpf/vm.h"
+#include "vm/vm.h"
 #include "skb_meta_cases.h"
 
 static struct smd_case cases[SMD_NRECS];

@@ -6,7 +6,7 @@
  * kernel's veth path and in headroom's datapath under the interpreter and
  * the JIT (tests/xdp_tc_run.h). Every record must be the same on the
  * three, and some are checked against what 6.18's code gives (the rules in
- * src/bpf/helpers_skb.c) on headroom's side alone, so that the test says
+ * src/helpers/helpers_skb.c) on headroom's side alone, so that the test says
  * something without the kernel too. Without the kernel (root, bpf(),
  * iproute2) the comparison is skipped with the reason, or fails with
  * HEADROOM_REQUIRE_KERNEL=1.

@@ -50,7 +50,7 @@
 #include "headroom/devices.h"
 #include "headroom/map.h"
 #include "headroom/object.h"
-#include "bpf/prog_registry.h"
+#include "progs/prog_registry.h"
 #include "core/datapath.h"
 #include "core/pool.h"
 

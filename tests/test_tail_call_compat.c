@@ -16,10 +16,10 @@
 #include <unistd.h>
 #include <linux/bpf.h>
 
-#include "bpf/ctx.h"
-#include "bpf/engine.h"
-#include "bpf/prog.h"
-#include "bpf/prog_registry.h"
+#include "progs/ctx.h"
+#include "vm/engine.h"
+#include "progs/prog.h"
+#include "progs/prog_registry.h"
 #include "harness.h"
 #include "maps/map.h"
 #include <headroom/map.h>

@@ -19,7 +19,7 @@
 #include "kernel_side.h"
 #include "headroom/devices.h"
 #include "headroom/headroom.h"
-#include "bpf/prog.h"
+#include "progs/prog.h"
 #include "dev/pcap_file.h"
 
 /* @r's records from the map; whether each has a run. */

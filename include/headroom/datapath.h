@@ -19,8 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "opts.h"
-#include "test_run.h"
+#include "headroom/opts.h"
+#include "headroom/test_run.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -3,16 +3,16 @@
 #ifndef HEADROOM_H
 #define HEADROOM_H
 
-#include "opts.h"
-#include "object.h"
-#include "map.h"
-#include "test_run.h"
-#include "perf.h"
-#include "ringbuf.h"
-#include "fib.h"
-#include "xsk.h"
-#include "devices.h"
-#include "datapath.h"
-#include "cpumap.h"
+#include "headroom/opts.h"
+#include "headroom/object.h"
+#include "headroom/map.h"
+#include "headroom/test_run.h"
+#include "headroom/perf.h"
+#include "headroom/ringbuf.h"
+#include "headroom/fib.h"
+#include "headroom/xsk.h"
+#include "headroom/devices.h"
+#include "headroom/datapath.h"
+#include "headroom/cpumap.h"
 
 #endif /* HEADROOM_H */

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "opts.h"
+#include "headroom/opts.h"
 
 #ifdef __cplusplus
 extern "C" {

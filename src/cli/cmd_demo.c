@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <linux/bpf.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 struct demo_packet {
 	const char *what;

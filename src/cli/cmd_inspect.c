@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "bpf/inspect.h"
-#include "bpf/ld_conv.h"
-#include "bpf/prog.h"
+#include "cli/cli.h"
+#include "loader/inspect.h"
+#include "loader/conventions.h"
+#include "progs/prog.h"
 #include "maps/map.h"
 
 static const char inspect_usage[] =

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <linux/bpf.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "headroom/perf.h"
-#include "pcap_io.h"
+#include "cli/pcap_io.h"
 
 static const char test_usage[] =
 	"usage: headroom test PROG.o[:SECTION|FUNC] (--pcap FILE | --hex HEX "

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf/conformance.h"
+#include "vm/conformance.h"
 
 #define PROG "headroom-conformance-plugin"
 

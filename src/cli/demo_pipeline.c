@@ -15,7 +15,7 @@
 #include <headroom/datapath.h>
 #include <headroom/devices.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "headroom/cpumap.h"
 
 struct demo {

@@ -17,7 +17,7 @@
 
 #include <headroom/fib.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 #define MAX_WORDS 16
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 /* Key and value hex of one --map argument, checked against the map. */
 static int parse_entry(struct hr_object *obj, const char *arg,

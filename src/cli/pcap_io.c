@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcap_io.h"
+#include "cli/pcap_io.h"
 
 struct hr_pcap_out {
 	pcap_t *dead;

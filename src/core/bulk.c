@@ -8,9 +8,9 @@
 #include <errno.h>
 #include <linux/bpf.h>
 
-#include "datapath.h"
-#include "frame.h"
-#include "../bpf/prog.h"
+#include "core/datapath.h"
+#include "core/frame.h"
+#include "progs/prog.h"
 
 #define HR_XDP_XMIT_FLUSH 1u /* XDP_XMIT_FLUSH */
 #define HR_VLAN_HLEN 4u

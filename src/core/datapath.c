@@ -13,7 +13,7 @@
 
 #include <headroom/datapath.h>
 
-#include "datapath.h"
+#include "core/datapath.h"
 
 _Static_assert(HR_DEV_COUNTERS_DROPS >= HR_DROP__MAX, "room for drops");
 _Static_assert(HR_ERRNO_MAX == 134, "public redirect_err size");

@@ -23,10 +23,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../bpf/ctx.h"
-#include "../dev/dev.h"
-#include "xdp.h"
-#include "skb.h"
+#include "progs/ctx.h"
+#include "dev/dev.h"
+#include "core/xdp.h"
+#include "core/skb.h"
 
 #define HR_NAPI_BUDGET 64
 #define HR_XDP_TX_BULK 16 /* veth's VETH_XDP_TX_BULK_SIZE */

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <netinet/in.h>
 
-#include "fib.h"
+#include "core/fib.h"
 
 #define HR_RT_TABLE_MAIN 254
 

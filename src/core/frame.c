@@ -7,9 +7,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "datapath.h"
-#include "frame.h"
-#include "pool.h"
+#include "core/datapath.h"
+#include "core/frame.h"
+#include "core/pool.h"
 #include "util/print.h"
 
 #define HR_RET_CACHE 64

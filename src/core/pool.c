@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "pool.h"
+#include "core/pool.h"
 #include "util/print.h"
 
 #define HR_4GIB (1ull << 32)

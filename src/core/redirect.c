@@ -7,8 +7,8 @@
  */
 #include <errno.h>
 
-#include "datapath.h"
-#include "../maps/map.h"
+#include "core/datapath.h"
+#include "maps/map.h"
 
 int hr_xdp_do_redirect(struct hr_worker *w, struct hr_dev *dev_rx,
 		       struct hr_xdp_buff *xdp)

@@ -7,9 +7,9 @@
 #include <errno.h>
 #include <linux/bpf.h>
 
-#include "datapath.h"
-#include "../bpf/engine.h"
-#include "../bpf/prog.h"
+#include "core/datapath.h"
+#include "vm/engine.h"
+#include "progs/prog.h"
 
 uint32_t hr_xdp_run_prog(struct hr_worker *w, struct hr_prog *prog,
 			 struct hr_xdp_buff *xdp)

@@ -9,7 +9,7 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 
-#include "datapath.h"
+#include "core/datapath.h"
 
 #define HR_XDP_RSS_L4 (1u << 3) /* XDP_RSS_L4 */
 

@@ -12,9 +12,9 @@
 
 #include <headroom/datapath.h>
 
-#include "datapath.h"
+#include "core/datapath.h"
 #include "headroom/cpumap.h"
-#include "../maps/map.h"
+#include "maps/map.h"
 
 #define HR_STATS_KEYS 64 /* cpumap entries reported per map */
 

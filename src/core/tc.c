@@ -9,9 +9,9 @@
 #include <linux/bpf.h>
 #include <linux/pkt_cls.h>
 
-#include "datapath.h"
-#include "../bpf/engine.h"
-#include "../bpf/prog.h"
+#include "core/datapath.h"
+#include "vm/engine.h"
+#include "progs/prog.h"
 
 /* __tcf_classify: RECLASSIFY restarts the chain at most this often, then
  * the packet is shot ("reclassify loop"). */

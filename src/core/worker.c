@@ -10,8 +10,8 @@
 #include <sched.h>
 #include <time.h>
 
-#include "datapath.h"
-#include "frame.h"
+#include "core/datapath.h"
+#include "core/frame.h"
 
 /* Idle rounds before the worker yields, and before it sleeps. */
 #define HR_IDLE_YIELD 64

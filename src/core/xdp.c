@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "xdp.h"
+#include "core/xdp.h"
 
 static inline int64_t addr(const void *p)
 {

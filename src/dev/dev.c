@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dev.h"
-#include "../core/datapath.h"
+#include "dev/dev.h"
+#include "core/datapath.h"
 
 static const char *const drop_names[HR_DROP__MAX] = {
 	[HR_DROP_NO_FRAME] = "no_frame",

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../core/xdp.h"
+#include "core/xdp.h"
 
 #define HR_DEV_NAME_MAX 16
 #define HR_DEV_MAX_QUEUES 8

@@ -3,11 +3,11 @@
 
 #include <stdlib.h>
 
-#include "../core/datapath.h"
-#include "../core/pool.h"
-#include "dev_common.h"
+#include "core/datapath.h"
+#include "core/pool.h"
+#include "dev/dev_common.h"
 #include "headroom/datapath.h"
-#include "pcap_file.h"
+#include "dev/pcap_file.h"
 
 void hr_dev_common_setup(struct hr_dev *dev, bool meta_supported,
 			 const struct hr_xdp_metadata_ops *meta_ops)

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dev.h"
+#include "dev/dev.h"
 
 /* XDP_XMIT_FLUSH, the only flag of ndo_xdp_xmit (XDP_XMIT_FLAGS_MASK). */
 #ifndef HR_XDP_XMIT_FLUSH

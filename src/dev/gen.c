@@ -18,11 +18,11 @@
 #include <time.h>
 
 #include "headroom/devices.h"
-#include "../core/datapath.h"
-#include "../core/pool.h"
-#include "dev.h"
-#include "dev_common.h"
-#include "toeplitz.h"
+#include "core/datapath.h"
+#include "core/pool.h"
+#include "dev/dev.h"
+#include "dev/dev_common.h"
+#include "dev/toeplitz.h"
 
 #define GEN_HDR_MAX 96
 #define GEN_POOL_DEFAULT 4096

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hints_file.h"
+#include "dev/hints_file.h"
 
 static const char *skip_ws(const char *s)
 {

@@ -11,12 +11,12 @@
 #include <string.h>
 
 #include "headroom/devices.h"
-#include "../core/datapath.h"
-#include "../core/pool.h"
-#include "dev.h"
-#include "dev_common.h"
-#include "hints_file.h"
-#include "pcap_file.h"
+#include "core/datapath.h"
+#include "core/pool.h"
+#include "dev/dev.h"
+#include "dev/dev_common.h"
+#include "dev/hints_file.h"
+#include "dev/pcap_file.h"
 #include "util/print.h"
 
 #define PCAP_POOL_DEFAULT 4096

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pcap_file.h"
+#include "dev/pcap_file.h"
 
 struct hr_pcap_writer {
 	pcap_t *p;

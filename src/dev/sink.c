@@ -10,11 +10,11 @@
 #include <string.h>
 
 #include "headroom/devices.h"
-#include "../core/datapath.h"
-#include "../core/pool.h"
-#include "dev.h"
-#include "dev_common.h"
-#include "pcap_file.h"
+#include "core/datapath.h"
+#include "core/pool.h"
+#include "dev/dev.h"
+#include "dev/dev_common.h"
+#include "dev/pcap_file.h"
 
 struct sink_priv {
 	struct hr_pcap_writer *out;

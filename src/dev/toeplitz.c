@@ -4,7 +4,7 @@
  * start at that bit position. A 64-bit window slides over the key so each
  * input byte costs eight shifts, no table.
  */
-#include "toeplitz.h"
+#include "dev/toeplitz.h"
 
 const uint8_t hr_rss_default_key[HR_RSS_KEY_SIZE] = {
 	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67,

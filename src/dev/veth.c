@@ -18,11 +18,11 @@
 #include <string.h>
 
 #include "headroom/devices.h"
-#include "../core/datapath.h"
-#include "../core/pool.h"
-#include "dev.h"
-#include "dev_common.h"
-#include "ring.h"
+#include "core/datapath.h"
+#include "core/pool.h"
+#include "dev/dev.h"
+#include "dev/dev_common.h"
+#include "dev/ring.h"
 
 #define VETH_RING_SIZE 256
 #define VETH_XDP_BATCH 16

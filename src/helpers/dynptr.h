@@ -10,14 +10,14 @@
  * and bit 31 read-only, and the offset. The object is this run's context
  * (run->priv) for every packet type.
  */
-#ifndef HR_BPF_DYNPTR_H
-#define HR_BPF_DYNPTR_H
+#ifndef HR_HELPERS_DYNPTR_H
+#define HR_HELPERS_DYNPTR_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "vm.h"
+#include "vm/vm.h"
 
 #define HR_DYNPTR_SIZE_MASK 0xffffffu
 #define HR_DYNPTR_TYPE_SHIFT 28
@@ -100,4 +100,4 @@ void *hr_dynptr_slice(struct hr_run *run, const struct hr_dynptr *d,
 void *hr_dynptr_slice_rdwr(struct hr_run *run, const struct hr_dynptr *d,
 			   uint32_t off, void *buf, uint32_t len);
 
-#endif /* HR_BPF_DYNPTR_H */
+#endif /* HR_HELPERS_DYNPTR_H */

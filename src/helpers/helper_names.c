@@ -2,7 +2,7 @@
 /* Kernel names of helper IDs, for messages about helpers headroom lacks. */
 #include <linux/bpf.h>
 
-#include "prog.h"
+#include "progs/prog.h"
 
 /* The UAPI's own list, so the numbering is the kernel's. */
 #define HR_NAME_FN(x) [BPF_FUNC_##x] = "bpf_" #x

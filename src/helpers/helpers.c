@@ -2,7 +2,7 @@
 /* Helper lookup, and the helpers every program type may call. */
 #include <string.h>
 
-#include "helpers.h"
+#include "helpers/helpers.h"
 
 const struct hr_helper *const hr_base_helpers[] = {
 	&hr_helper_map_lookup_elem,	&hr_helper_map_update_elem,

@@ -4,10 +4,10 @@
  * kernel's bpf_func_proto). Program types pick from this list.
  * Append new ones; keep the kernel's names.
  */
-#ifndef HR_BPF_HELPERS_H
-#define HR_BPF_HELPERS_H
+#ifndef HR_HELPERS_HELPERS_H
+#define HR_HELPERS_HELPERS_H
 
-#include "prog.h"
+#include "progs/prog.h"
 
 /* Maps (helpers_map.c). */
 extern const struct hr_helper hr_helper_map_lookup_elem; /* 1 */
@@ -47,7 +47,7 @@ extern const struct hr_kfunc hr_kfunc_xdp_metadata_rx_timestamp;
 extern const struct hr_kfunc hr_kfunc_xdp_metadata_rx_vlan_tag;
 
 /* Queue/stack, tail calls, ring buffer, loops, locks, clocks
- * (helpers_maps2.c). */
+ * (helpers_generic.c). */
 extern const struct hr_helper hr_helper_map_push_elem; /* 87 */
 extern const struct hr_helper hr_helper_map_pop_elem; /* 88 */
 extern const struct hr_helper hr_helper_map_peek_elem; /* 89 */
@@ -112,4 +112,4 @@ extern const struct hr_kfunc hr_kfunc_dynptr_from_skb_meta; /* tc only */
  * type. NULL-terminated. */
 extern const struct hr_kfunc *const hr_common_kfuncs[];
 
-#endif /* HR_BPF_HELPERS_H */
+#endif /* HR_HELPERS_HELPERS_H */

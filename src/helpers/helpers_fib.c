@@ -10,9 +10,9 @@
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
 
-#include "ctx.h"
-#include "helpers.h"
-#include "../core/fib.h"
+#include "progs/ctx.h"
+#include "helpers/helpers.h"
+#include "core/fib.h"
 
 #define HR_VLAN_HLEN 4u
 

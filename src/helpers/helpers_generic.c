@@ -12,16 +12,16 @@
 #include <string.h>
 #include <time.h>
 
-#include "ctx.h"
-#include "helpers.h"
-#include "mem.h"
-#include "prog.h"
-#include "vm.h"
-#include "../dev/dev.h"
-#include "../maps/fd_array.h"
-#include "../maps/map.h"
-#include "../maps/map_impl.h"
-#include "../maps/ringbuf.h"
+#include "progs/ctx.h"
+#include "helpers/helpers.h"
+#include "vm/mem.h"
+#include "progs/prog.h"
+#include "vm/vm.h"
+#include "dev/dev.h"
+#include "maps/fd_array.h"
+#include "maps/map.h"
+#include "maps/map_impl.h"
+#include "maps/ringbuf.h"
 
 /* BPF_MAX_LOOPS (include/linux/bpf.h). */
 #define HR_BPF_MAX_LOOPS (8 * 1024 * 1024)

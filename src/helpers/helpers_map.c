@@ -7,9 +7,9 @@
  */
 #include <errno.h>
 
-#include "helpers.h"
+#include "helpers/helpers.h"
 #include "maps/map.h"
-#include "vm.h"
+#include "vm/vm.h"
 
 /* Keys up to the stack's size are read through an aligned copy when the
  * program's pointer is not aligned: map code may read key fields. */

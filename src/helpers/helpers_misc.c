@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "helpers.h"
-#include "mem.h"
+#include "helpers/helpers.h"
+#include "vm/mem.h"
 #include "util/print.h"
 
 static uint64_t ret_int(int v)

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <linux/bpf.h>
 
-#include "ctx.h"
-#include "helpers.h"
-#include "xdp_bytes.h"
-#include "../maps/perf_event_array.h"
+#include "progs/ctx.h"
+#include "helpers/helpers.h"
+#include "helpers/xdp_bytes.h"
+#include "maps/perf_event_array.h"
 
 /* Samples up to this size are built on the stack. */
 #define HR_PERF_STACK_BUF 4096u

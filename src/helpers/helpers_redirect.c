@@ -7,10 +7,10 @@
  */
 #include <linux/bpf.h>
 
-#include "ctx.h"
-#include "helpers.h"
-#include "../core/datapath.h"
-#include "../maps/map.h"
+#include "progs/ctx.h"
+#include "helpers/helpers.h"
+#include "core/datapath.h"
+#include "maps/map.h"
 
 /* Test runs have no worker: a per-thread one stands in. */
 static __thread struct hr_redirect_info test_ri;

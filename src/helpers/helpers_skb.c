@@ -31,11 +31,11 @@
 #include <linux/if_ether.h>
 #include <linux/pkt_cls.h>
 
-#include "ctx.h"
-#include "helpers.h"
-#include "helpers_skb.h"
-#include "../core/skb.h"
-#include "../dev/dev.h"
+#include "progs/ctx.h"
+#include "helpers/helpers.h"
+#include "helpers/helpers_skb.h"
+#include "core/skb.h"
+#include "dev/dev.h"
 
 #ifndef ENOTSUPP
 #define ENOTSUPP 524

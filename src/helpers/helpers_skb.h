@@ -4,8 +4,8 @@
  * (the kernel's __bpf_skb_load_bytes and __bpf_skb_store_bytes) and the
  * MAC header, where the metadata ends.
  */
-#ifndef HR_BPF_HELPERS_SKB_H
-#define HR_BPF_HELPERS_SKB_H
+#ifndef HR_HELPERS_HELPERS_SKB_H
+#define HR_HELPERS_HELPERS_SKB_H
 
 #include <stdint.h>
 
@@ -21,4 +21,4 @@ int hr_skb_load_bytes(struct hr_tc_ctx *c, uint32_t off, void *to,
 int hr_skb_store_bytes(struct hr_tc_ctx *c, uint32_t off, const void *from,
 		       uint32_t len, uint64_t flags);
 
-#endif /* HR_BPF_HELPERS_SKB_H */
+#endif /* HR_HELPERS_HELPERS_SKB_H */

@@ -8,8 +8,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "ctx.h"
-#include "helpers.h"
+#include "progs/ctx.h"
+#include "helpers/helpers.h"
 
 /* The kernel limits offset and length to 16 bits in bpf_xdp_pointer. */
 #define HR_XDP_BYTES_MAX 0xffffu

@@ -27,11 +27,11 @@
 #include <errno.h>
 #include <string.h>
 
-#include "ctx.h"
-#include "dynptr.h"
-#include "helpers.h"
-#include "helpers_skb.h"
-#include "xdp_bytes.h"
+#include "progs/ctx.h"
+#include "helpers/dynptr.h"
+#include "helpers/helpers.h"
+#include "helpers/helpers_skb.h"
+#include "helpers/xdp_bytes.h"
 
 static uint64_t ret_int(int v)
 {

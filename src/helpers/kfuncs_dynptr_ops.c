@@ -8,8 +8,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "dynptr.h"
-#include "helpers.h"
+#include "helpers/dynptr.h"
+#include "helpers/helpers.h"
 
 /* The kernel's on-stack bounce buffer of bpf_dynptr_copy / _memset. */
 #define DYNPTR_CHUNK 256u

@@ -10,8 +10,8 @@
  */
 #include <errno.h>
 
-#include "helpers.h"
-#include "ctx.h"
+#include "helpers/helpers.h"
+#include "progs/ctx.h"
 
 static const struct hr_xdp_metadata_ops *meta_ops(struct hr_run *run)
 {

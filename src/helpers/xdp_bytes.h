@@ -4,14 +4,14 @@
  * helpers that copy packet data out or in (bpf_xdp_copy_buf and
  * bpf_xdp_pointer of net/core/filter.c): perf event output and dynptrs.
  */
-#ifndef HR_BPF_XDP_BYTES_H
-#define HR_BPF_XDP_BYTES_H
+#ifndef HR_HELPERS_XDP_BYTES_H
+#define HR_HELPERS_XDP_BYTES_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "../core/xdp.h"
+#include "core/xdp.h"
 
 /* Copies @len bytes at packet offset @off to @buf (or from it, @flush);
  * the caller checked off + len against hr_xdp_buff_len(). */
@@ -70,4 +70,4 @@ static inline void *hr_xdp_pointer(const struct hr_xdp_buff *xdp, uint32_t off,
 	return off + len <= size ? addr + off : NULL;
 }
 
-#endif /* HR_BPF_XDP_BYTES_H */
+#endif /* HR_HELPERS_XDP_BYTES_H */

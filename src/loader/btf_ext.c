@@ -14,8 +14,8 @@
 
 #include <bpf/btf.h>
 
-#include "core_relo.h"
-#include "loader.h"
+#include "loader/core_relo.h"
+#include "loader/loader.h"
 
 #define BTF_EXT_MAGIC 0xeB9F
 #define CORE_REC_MIN 16

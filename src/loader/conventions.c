@@ -17,9 +17,9 @@
 
 #include <headroom/object.h>
 
-#include "ld_conv.h"
-#include "loader.h"
-#include "../maps/map.h"
+#include "loader/conventions.h"
+#include "loader/loader.h"
+#include "maps/map.h"
 
 /* "NAME=REST": true when @arg's name is @name; *rest after the '='. */
 static bool arg_is(const char *arg, const char *name, const char **rest)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The process-wide store of maps pinned by name (ld_conv.c). */
-#ifndef HR_BPF_LD_CONV_H
-#define HR_BPF_LD_CONV_H
+/* The process-wide store of maps pinned by name (conventions.c). */
+#ifndef HR_LOADER_LD_CONV_H
+#define HR_LOADER_LD_CONV_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,4 +41,4 @@ const char *hr_pin_path_of(const struct hr_map *map);
 /* Frees every pinned map no open object uses (bpffs's unlink). */
 void hr_pin_store_clear(void);
 
-#endif /* HR_BPF_LD_CONV_H */
+#endif /* HR_LOADER_LD_CONV_H */

@@ -19,8 +19,8 @@
 
 #include <bpf/btf.h>
 
-#include "core_relo.h"
-#include "isa.h"
+#include "loader/core_relo.h"
+#include "vm/isa.h"
 
 #define SPEC_MAX 64
 #define COMPAT_DEPTH 32

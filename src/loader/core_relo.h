@@ -5,14 +5,14 @@
  * semantics: candidates by essential name, access strings walked through
  * structs, unions and arrays, unresolvable relocations poisoned.
  */
-#ifndef HR_BPF_CORE_RELO_H
-#define HR_BPF_CORE_RELO_H
+#ifndef HR_LOADER_CORE_RELO_H
+#define HR_LOADER_CORE_RELO_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vm.h"
+#include "vm/vm.h"
 
 struct btf;
 struct hr_insn;
@@ -109,4 +109,4 @@ const struct btf *hr_core_target_btf(const char *path, char *why, size_t whysz);
 /* headroom's own BTF of the UAPI structs it implements (uapi_btf.c). */
 struct btf *hr_uapi_btf_new(void);
 
-#endif /* HR_BPF_CORE_RELO_H */
+#endif /* HR_LOADER_CORE_RELO_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * hr_object_open(): reads a clang -target bpf ELF object with libelf and
- * its BTF with libbpf's BTF API, then hands the pieces to ld_maps.c (maps)
+ * its BTF with libbpf's BTF API, then hands the pieces to object_maps.c (maps)
  * and reloc.c (programs). No bpf() system call is ever made.
  */
 #include <errno.h>
@@ -17,9 +17,9 @@
 #include <bpf/btf.h>
 #include <headroom/object.h>
 
-#include "inspect.h"
-#include "loader.h"
-#include "../maps/map.h"
+#include "loader/inspect.h"
+#include "loader/loader.h"
+#include "maps/map.h"
 
 #ifndef EM_BPF
 #define EM_BPF 247

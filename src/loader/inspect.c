@@ -8,9 +8,9 @@
 
 #include <bpf/btf.h>
 
-#include "core_relo.h"
-#include "inspect.h"
-#include "loader.h"
+#include "loader/core_relo.h"
+#include "loader/inspect.h"
+#include "loader/loader.h"
 
 void hr_inspect_free(struct hr_inspect *insp)
 {

@@ -4,8 +4,8 @@
  * headroom cannot run, and why), helpers and kfuncs called, globals and
  * CO-RE relocations. Internal: the CLI's view, not a public API.
  */
-#ifndef HR_BPF_INSPECT_H
-#define HR_BPF_INSPECT_H
+#ifndef HR_LOADER_INSPECT_H
+#define HR_LOADER_INSPECT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -61,4 +61,4 @@ int hr_object_open_inspect(const char *path,
 			   struct hr_object **obj, struct hr_inspect **insp);
 void hr_inspect_free(struct hr_inspect *insp);
 
-#endif /* HR_BPF_INSPECT_H */
+#endif /* HR_LOADER_INSPECT_H */

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The object loader's working state, shared by its parts: ELF reading
- * (loader.c), map creation (ld_maps.c) and program linking (reloc.c).
+ * (elf_object.c), map creation (object_maps.c) and program linking (reloc.c).
  * Nothing here outlives hr_object_open().
  */
-#ifndef HR_BPF_LOADER_H
-#define HR_BPF_LOADER_H
+#ifndef HR_LOADER_LOADER_H
+#define HR_LOADER_LOADER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "prog.h"
+#include "progs/prog.h"
 
 struct btf;
 struct hr_map;
@@ -134,7 +134,7 @@ struct hr_loader {
 int hr_ld_error(struct hr_loader *ld, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* ld_maps.c: creates every map of the object (legacy, BTF, global data). */
+/* object_maps.c: creates every map of the object (legacy, BTF, global data). */
 int hr_ld_create_maps(struct hr_loader *ld);
 
 /* The map defined at byte @off of section @sec, or NULL. */
@@ -148,11 +148,11 @@ int hr_ld_check_btf_ext(struct hr_loader *ld);
 /* reloc.c: resolves every CO-RE record of the object's code sections. */
 int hr_ld_core_prepare(struct hr_loader *ld);
 
-/* ld_conv.c: --set NAME=VALUE into global data, after the maps exist. */
+/* conventions.c: --set NAME=VALUE into global data, after the maps exist. */
 int hr_ld_set_globals(struct hr_loader *ld);
-/* ld_conv.c: max_entries for map @name from opts, or @def. 0 or -errno. */
+/* conventions.c: max_entries for map @name from opts, or @def. 0 or -errno. */
 int hr_ld_map_size(struct hr_loader *ld, const char *name, uint32_t *size);
-/* ld_conv.c: every map_sizes entry names a map of the object. */
+/* conventions.c: every map_sizes entry names a map of the object. */
 int hr_ld_check_map_sizes(struct hr_loader *ld);
 
 /*
@@ -168,4 +168,4 @@ int hr_ld_insp_prog(struct hr_loader *ld, const char *name, const char *sec,
 /* inspect.c: helpers, kfuncs, globals and CO-RE of the whole object. */
 void hr_ld_insp_object(struct hr_loader *ld);
 
-#endif /* HR_BPF_LOADER_H */
+#endif /* HR_LOADER_LOADER_H */

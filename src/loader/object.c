@@ -6,10 +6,10 @@
 
 #include <headroom/object.h>
 
-#include "ld_conv.h"
-#include "prog.h"
-#include "../maps/map.h"
-#include "../maps/map_registry.h"
+#include "loader/conventions.h"
+#include "progs/prog.h"
+#include "maps/map.h"
+#include "maps/map_registry.h"
 
 void hr_object_close(struct hr_object *obj)
 {

@@ -13,10 +13,10 @@
 
 #include <bpf/btf.h>
 
-#include "ld_conv.h"
-#include "loader.h"
-#include "../maps/map.h"
-#include "../maps/map_registry.h"
+#include "loader/conventions.h"
+#include "loader/loader.h"
+#include "maps/map.h"
+#include "maps/map_registry.h"
 
 #define OBJ_NAME_LEN 16 /* BPF_OBJ_NAME_LEN */
 

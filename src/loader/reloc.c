@@ -14,9 +14,9 @@
 
 #include <bpf/btf.h>
 
-#include "core_relo.h"
-#include "loader.h"
-#include "../maps/map.h"
+#include "loader/core_relo.h"
+#include "loader/loader.h"
+#include "maps/map.h"
 
 /* A function of some section, copied into the program at @at. */
 struct link_func {

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "prog.h"
+#include "progs/prog.h"
 
 enum sec_match {
 	SEC_EXACT, /* the name itself */

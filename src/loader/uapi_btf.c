@@ -13,7 +13,7 @@
 
 #include <bpf/btf.h>
 
-#include "core_relo.h"
+#include "loader/core_relo.h"
 
 enum base {
 	U8,

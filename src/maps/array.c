@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "map.h"
-#include "map_impl.h"
+#include "maps/map.h"
+#include "maps/map_impl.h"
 
 /* The kernel's PCPU_MIN_UNIT_SIZE: the largest per-CPU value. */
 #define HR_PCPU_MIN_UNIT_SIZE 32768

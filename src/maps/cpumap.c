@@ -17,14 +17,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../bpf/prog.h"
-#include "../bpf/prog_registry.h"
-#include "../core/datapath.h"
-#include "../dev/ring.h"
+#include "progs/prog.h"
+#include "progs/prog_registry.h"
+#include "core/datapath.h"
+#include "dev/ring.h"
 #include "headroom/cpumap.h"
-#include "map.h"
-#include "map_impl.h"
-#include "redirect_impl.h"
+#include "maps/map.h"
+#include "maps/map_impl.h"
+#include "maps/redirect_impl.h"
 
 #define HR_CPUMAP_BATCH 8
 #define HR_CPUMAP_QSIZE_MAX 16384

@@ -17,13 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bpf/prog.h"
-#include "../bpf/prog_registry.h"
-#include "../core/datapath.h"
-#include "../core/pool.h"
-#include "map.h"
-#include "map_impl.h"
-#include "redirect_impl.h"
+#include "progs/prog.h"
+#include "progs/prog_registry.h"
+#include "core/datapath.h"
+#include "core/pool.h"
+#include "maps/map.h"
+#include "maps/map_impl.h"
+#include "maps/redirect_impl.h"
 
 #define HR_DEV_CREATE_FLAG_MASK (HR_F_NUMA_NODE | HR_F_RDONLY | HR_F_WRONLY)
 #define HR_VLAN_HLEN 4u

@@ -39,8 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "map.h"
-#include "map_impl.h"
+#include "maps/map.h"
+#include "maps/map_impl.h"
 
 /* Limits from the kernel: KMALLOC_MAX_SIZE on x86-64 (4 MiB),
  * sizeof(struct htab_elem), sizeof(struct bucket), PCPU_MIN_UNIT_SIZE. */

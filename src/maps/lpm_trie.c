@@ -27,8 +27,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "map.h"
-#include "map_impl.h"
+#include "maps/map.h"
+#include "maps/map_impl.h"
 
 #define HR_KMALLOC_MAX_SIZE (1u << 22)
 #define HR_LPM_DATA_SIZE_MAX 256u

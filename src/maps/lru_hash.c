@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "map.h"
-#include "map_impl.h"
+#include "maps/map.h"
+#include "maps/map_impl.h"
 
 #define HR_KMALLOC_MAX_SIZE (1u << 22)
 #define HR_KERNEL_HTAB_ELEM_SIZE 48

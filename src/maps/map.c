@@ -12,9 +12,9 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "map.h"
-#include "map_registry.h"
-#include "map_impl.h"
+#include "maps/map.h"
+#include "maps/map_registry.h"
+#include "maps/map_impl.h"
 
 /*
  * Every kernel map type, in enum bpf_map_type order: X(number, suffix).

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../bpf/vm.h"
+#include "vm/vm.h"
 
 /* Kernel map type numbers (enum bpf_map_type). */
 enum hr_map_type {

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "map.h"
+#include "maps/map.h"
 
 #define HR_ROUND8(x) (((uint64_t)(x) + 7) & ~(uint64_t)7)
 

@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fd_array.h"
-#include "map.h"
-#include "map_impl.h"
-#include "map_registry.h"
+#include "maps/fd_array.h"
+#include "maps/map.h"
+#include "maps/map_impl.h"
+#include "maps/map_registry.h"
 
 #define HR_ENOTSUPP 524 /* kernel-internal ENOTSUPP */
 

@@ -7,9 +7,9 @@
 #include <pthread.h>
 #include <stddef.h>
 
-#include "map_registry.h"
-#include "map.h"
-#include "../bpf/mem.h"
+#include "maps/map_registry.h"
+#include "maps/map.h"
+#include "vm/mem.h"
 
 #define HR_MAP_FD_MAX 4096
 

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "headroom/perf.h"
-#include "map.h"
-#include "perf_event_array.h"
+#include "maps/map.h"
+#include "maps/perf_event_array.h"
 
 #define HR_PERF_FLAG_MASK \
 	(HR_F_NUMA_NODE | HR_F_ACCESS_MASK | HR_F_PRESERVE_ELEMS)

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bpf/prog.h"
-#include "../bpf/prog_registry.h"
-#include "fd_array.h"
-#include "map.h"
-#include "map_impl.h"
+#include "progs/prog.h"
+#include "progs/prog_registry.h"
+#include "maps/fd_array.h"
+#include "maps/map.h"
+#include "maps/map_impl.h"
 
 #define HR_ARRAY_CREATE_FLAG_MASK                            \
 	(HR_F_NUMA_NODE | HR_F_MMAPABLE | HR_F_ACCESS_MASK | \

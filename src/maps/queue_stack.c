@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "map.h"
-#include "map_impl.h"
+#include "maps/map.h"
+#include "maps/map_impl.h"
 
 #define HR_KMALLOC_MAX_SIZE (1u << 22)
 #define HR_QS_CREATE_FLAG_MASK (HR_F_NUMA_NODE | HR_F_ACCESS_MASK)

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "map.h"
+#include "maps/map.h"
 
 /* bpf_redirect_map flags (include/uapi/linux/bpf.h). */
 #define HR_F_BROADCAST (1ULL << 3)

@@ -23,9 +23,9 @@
 #include <unistd.h>
 
 #include "headroom/ringbuf.h"
-#include "map.h"
-#include "map_impl.h"
-#include "ringbuf.h"
+#include "maps/map.h"
+#include "maps/map_impl.h"
+#include "maps/ringbuf.h"
 
 #define HR_PAGE_SIZE 4096u
 #define HR_ENOTSUPP 524 /* kernel-internal ENOTSUPP */

@@ -17,10 +17,10 @@
 #include <string.h>
 
 #include "headroom/xsk.h"
-#include "../core/datapath.h"
-#include "map.h"
-#include "map_impl.h"
-#include "redirect_impl.h"
+#include "core/datapath.h"
+#include "maps/map.h"
+#include "maps/map_impl.h"
+#include "maps/redirect_impl.h"
 
 #define HR_XSK_MAX 1024
 #define HR_XSK_MAX_MAPS 16

@@ -5,14 +5,14 @@
  * run->priv. The packet pointer fields of the UAPI contexts are 32 bits;
  * frames live below 4 GiB (core/pool.h), so they hold real addresses.
  */
-#ifndef HR_BPF_CTX_H
-#define HR_BPF_CTX_H
+#ifndef HR_PROGS_CTX_H
+#define HR_PROGS_CTX_H
 
 #include <stdint.h>
 #include <linux/bpf.h>
 
-#include "vm.h"
-#include "../core/xdp.h"
+#include "vm/vm.h"
+#include "core/xdp.h"
 
 struct hr_skb;
 
@@ -114,4 +114,4 @@ static inline void hr_tc_ctx_sync(struct hr_tc_ctx *c, struct hr_run *run)
 	run->pkt_hi = (uintptr_t)c->data_end;
 }
 
-#endif /* HR_BPF_CTX_H */
+#endif /* HR_PROGS_CTX_H */

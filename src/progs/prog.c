@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prog.h"
-#include "ctx_check.h"
-#include "jit.h"
-#include "prog_registry.h"
-#include "../maps/fd_array.h"
-#include "../maps/map.h"
+#include "progs/prog.h"
+#include "vm/ctx_check.h"
+#include "vm/jit.h"
+#include "progs/prog_registry.h"
+#include "maps/fd_array.h"
+#include "maps/map.h"
 
 static int resolve_helper(struct hr_prog *prog, uint32_t pc, char *err,
 			  size_t errsz)

@@ -3,14 +3,14 @@
  * Loaded programs and objects, and the program-type table (the kernel's
  * bpf_verifier_ops and bpf_func_proto lookup, one entry per type).
  */
-#ifndef HR_BPF_PROG_H
-#define HR_BPF_PROG_H
+#ifndef HR_PROGS_PROG_H
+#define HR_PROGS_PROG_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vm.h"
+#include "vm/vm.h"
 
 struct hr_object;
 struct hr_map;
@@ -108,4 +108,4 @@ void hr_prog_free(struct hr_prog *prog);
 /* Kernel name of helper @id ("bpf_map_lookup_elem"), or NULL. */
 const char *hr_helper_name(int id);
 
-#endif /* HR_BPF_PROG_H */
+#endif /* HR_PROGS_PROG_H */

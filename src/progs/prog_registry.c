@@ -7,7 +7,7 @@
 #include <pthread.h>
 #include <stddef.h>
 
-#include "prog_registry.h"
+#include "progs/prog_registry.h"
 
 /* Enough for every program of many objects; handle = index + 1. */
 #define HR_PROG_FD_MAX 4096

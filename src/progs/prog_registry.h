@@ -6,8 +6,8 @@
  * descriptors for programs, so a program gets a small positive int the
  * first time it is asked for one, and keeps it until it is unregistered.
  */
-#ifndef HR_BPF_PROG_REGISTRY_H
-#define HR_BPF_PROG_REGISTRY_H
+#ifndef HR_PROGS_PROG_REGISTRY_H
+#define HR_PROGS_PROG_REGISTRY_H
 
 struct hr_prog;
 
@@ -22,4 +22,4 @@ struct hr_prog *hr_prog_from_fd(int fd);
 /* Forgets @prog (before it is freed); its handle may be reused. */
 void hr_prog_unregister(struct hr_prog *prog);
 
-#endif /* HR_BPF_PROG_REGISTRY_H */
+#endif /* HR_PROGS_PROG_REGISTRY_H */

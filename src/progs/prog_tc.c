@@ -4,7 +4,7 @@
 #include <linux/bpf.h>
 #include <linux/pkt_cls.h>
 
-#include "helpers.h"
+#include "helpers/helpers.h"
 
 #define SKB_OFF(f) ((int)offsetof(struct __sk_buff, f))
 #define SKB_END(f) (SKB_OFF(f) + (int)sizeof(((struct __sk_buff *)0)->f))

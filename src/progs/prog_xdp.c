@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <linux/bpf.h>
 
-#include "helpers.h"
+#include "helpers/helpers.h"
 
 /* net/core/filter.c xdp_is_valid_access: aligned 4-byte reads only, no
  * writes, egress_ifindex only for devmap programs. */

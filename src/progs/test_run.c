@@ -13,11 +13,11 @@
 
 #include <headroom/test_run.h>
 
-#include "prog.h"
-#include "ctx.h"
-#include "engine.h"
-#include "test_run_priv.h"
-#include "../core/pool.h"
+#include "progs/prog.h"
+#include "progs/ctx.h"
+#include "vm/engine.h"
+#include "progs/test_run_priv.h"
+#include "core/pool.h"
 
 /* Test runs take frames from one small shared pool. */
 static struct hr_pool *test_pool;

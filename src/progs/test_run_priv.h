@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What the per-type test runs share (net/bpf/test_run.c's common part). */
-#ifndef HR_BPF_TEST_RUN_PRIV_H
-#define HR_BPF_TEST_RUN_PRIV_H
+#ifndef HR_PROGS_TEST_RUN_PRIV_H
+#define HR_PROGS_TEST_RUN_PRIV_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 
 #include <headroom/test_run.h>
 
-#include "vm.h"
+#include "vm/vm.h"
 
 struct hr_prog;
 
@@ -36,4 +36,4 @@ int hr_run_repeat(struct hr_prog *prog, struct hr_run *run,
 int hr_xdp_test_run(struct hr_prog *prog, struct hr_test_run_opts *o);
 int hr_tc_test_run(struct hr_prog *prog, struct hr_test_run_opts *o);
 
-#endif /* HR_BPF_TEST_RUN_PRIV_H */
+#endif /* HR_PROGS_TEST_RUN_PRIV_H */

@@ -11,10 +11,10 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 
-#include "prog.h"
-#include "ctx.h"
-#include "test_run_priv.h"
-#include "../core/pool.h"
+#include "progs/prog.h"
+#include "progs/ctx.h"
+#include "progs/test_run_priv.h"
+#include "core/pool.h"
 
 /* NET_SKB_PAD + NET_IP_ALIGN on x86-64. */
 #define TC_TEST_HEADROOM 64u

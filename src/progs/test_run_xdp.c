@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prog.h"
-#include "ctx.h"
-#include "test_run_priv.h"
-#include "../core/pool.h"
+#include "progs/prog.h"
+#include "progs/ctx.h"
+#include "progs/test_run_priv.h"
+#include "core/pool.h"
 
 static void xdp_sync(void *priv, struct hr_run *run)
 {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm.h"
+#include "vm/asm.h"
 
 #define ASM_LINE_MAX 512
 #define ASM_NAME_MAX 64

@@ -16,13 +16,13 @@
  *
  * The label "exit" names the first exit instruction unless it is defined.
  */
-#ifndef HR_BPF_ASM_H
-#define HR_BPF_ASM_H
+#ifndef HR_VM_ASM_H
+#define HR_VM_ASM_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "isa.h"
+#include "vm/isa.h"
 
 /*
  * Assembles @text. On success *@out is a malloc()ed array of *@cnt
@@ -32,4 +32,4 @@
 int hr_asm(const char *text, struct hr_insn **out, uint32_t *cnt, char *err,
 	   size_t errsz);
 
-#endif /* HR_BPF_ASM_H */
+#endif /* HR_VM_ASM_H */

@@ -54,11 +54,11 @@
 #include <string.h>
 #include <linux/bpf.h>
 
-#include "bounds.h"
-#include "cfg.h"
-#include "helpers.h"
-#include "prog.h"
-#include "../maps/map.h"
+#include "vm/bounds.h"
+#include "vm/cfg.h"
+#include "helpers/helpers.h"
+#include "progs/prog.h"
+#include "maps/map.h"
 
 /* Programs up to the kernel's BPF_COMPLEXITY_LIMIT_INSNS are analyzed. */
 #define MAX_ANALYZED (1u << 20)

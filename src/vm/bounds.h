@@ -4,13 +4,13 @@
  * run-time checks they may leave out: the JIT (jit_x86.c) and the
  * interpreter's preparation (interp_prep.c).
  */
-#ifndef HR_BPF_BOUNDS_H
-#define HR_BPF_BOUNDS_H
+#ifndef HR_VM_BOUNDS_H
+#define HR_VM_BOUNDS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "vm.h"
+#include "vm/vm.h"
 
 /* What a register is known to hold at an instruction boundary. */
 enum jb_type {
@@ -109,4 +109,4 @@ bool jb_is_ctx(const struct jb_facts *f, uint32_t pc, int breg);
 bool jb_fp_arg(const struct jb_facts *f, uint32_t pc, int reg, int len,
 	       int32_t *off);
 
-#endif /* HR_BPF_BOUNDS_H */
+#endif /* HR_VM_BOUNDS_H */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfg.h"
+#include "vm/cfg.h"
 
 static void mark(uint64_t *bits, uint32_t pc, uint32_t cnt)
 {

@@ -7,14 +7,14 @@
  * (do_check); a data-flow pass that joins at leaders and visits them in
  * reverse post-order walks acyclic code once, whatever its layout.
  */
-#ifndef HR_BPF_CFG_H
-#define HR_BPF_CFG_H
+#ifndef HR_VM_CFG_H
+#define HR_VM_CFG_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "isa.h"
+#include "vm/isa.h"
 
 #define HR_CFG_NONE UINT32_MAX
 
@@ -92,4 +92,4 @@ static inline const uint8_t *hr_arena_get(const struct hr_arena *a,
 	return a->p + slot + 2;
 }
 
-#endif /* HR_BPF_CFG_H */
+#endif /* HR_VM_CFG_H */

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conformance.h"
-#include "disasm.h"
-#include "engine.h"
-#include "jit.h"
-#include "vm.h"
+#include "vm/conformance.h"
+#include "vm/disasm.h"
+#include "vm/engine.h"
+#include "vm/jit.h"
+#include "vm/vm.h"
 
 /*
  * ubpf's test helper: returns its argument, and an argument of 0 ends the

@@ -5,15 +5,15 @@
  * helper 5 is the suite's "unwind" helper. Shared by test_conformance and
  * headroom-conformance-plugin.
  */
-#ifndef HR_BPF_CONFORMANCE_H
-#define HR_BPF_CONFORMANCE_H
+#ifndef HR_VM_CONFORMANCE_H
+#define HR_VM_CONFORMANCE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include <headroom/test_run.h>
 
-#include "isa.h"
+#include "vm/isa.h"
 
 /* The helper ID of the suite's unwind helper (ubpf's convention). */
 #define HR_CONFORMANCE_UNWIND 5
@@ -38,4 +38,4 @@ int hr_conformance_run_engine(enum hr_engine engine,
 			      void *mem, size_t len, uint64_t *r0,
 			      size_t *jit_bytes, char *err, size_t errsz);
 
-#endif /* HR_BPF_CONFORMANCE_H */
+#endif /* HR_VM_CONFORMANCE_H */

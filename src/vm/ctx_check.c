@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfg.h"
-#include "ctx_check.h"
+#include "vm/cfg.h"
+#include "vm/ctx_check.h"
 
 #define NSLOTS (HR_STACK_SIZE / 8)
 /* Context offsets tracked; a pointer moved further is not followed. */

@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "disasm.h"
+#include "vm/disasm.h"
 
 static const char *const alu_names[16] = {
 	"add", "sub", "mul", "div", "or",   "and", "lsh", "rsh",

@@ -5,14 +5,14 @@
  * targets are printed as relative offsets ("+3"); an instruction that fails
  * hr_insn_validate() is printed with its raw fields and the reason.
  */
-#ifndef HR_BPF_DISASM_H
-#define HR_BPF_DISASM_H
+#ifndef HR_VM_DISASM_H
+#define HR_VM_DISASM_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "isa.h"
+#include "vm/isa.h"
 
 /*
  * Writes @insn as text into @buf (always NUL-terminated, truncated to
@@ -29,4 +29,4 @@ int hr_disasm_insn(const struct hr_insn *insn, char *buf, size_t sz);
 /* Prints @cnt instructions to @f, one a line, prefixed by their index. */
 void hr_disasm_prog(FILE *f, const struct hr_insn *insns, uint32_t cnt);
 
-#endif /* HR_BPF_DISASM_H */
+#endif /* HR_VM_DISASM_H */

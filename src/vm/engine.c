@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "jit.h"
+#include "vm/engine.h"
+#include "vm/jit.h"
 #include "util/print.h"
 
 bool hr_engine_available(enum hr_engine engine)
@@ -85,7 +85,7 @@ static inline unsigned int run_locks_held(const struct hr_run *run)
 }
 
 /* A run that ends holding a bpf_spin_lock or ring buffer records gives
- * them back (vm.c). */
+ * them back (run.c). */
 static inline uint64_t locks_released(struct hr_run *run, uint64_t r0)
 {
 	if (__builtin_expect((run->locks_held | run->nheld) != 0, 0))

@@ -4,14 +4,14 @@
  * checked JIT, and the one place every run ends, where the engines'
  * invariants are checked.
  */
-#ifndef HR_BPF_ENGINE_H
-#define HR_BPF_ENGINE_H
+#ifndef HR_VM_ENGINE_H
+#define HR_VM_ENGINE_H
 
 #include <stdbool.h>
 
 #include <headroom/test_run.h>
 
-#include "vm.h"
+#include "vm/vm.h"
 
 /* Whether @engine can run programs in this build. */
 bool hr_engine_available(enum hr_engine engine);
@@ -57,4 +57,4 @@ bool hr_engine_invariants(void);
 unsigned long hr_engine_invariant_breaks(void);
 void hr_engine_invariant_reset(void);
 
-#endif /* HR_BPF_ENGINE_H */
+#endif /* HR_VM_ENGINE_H */

@@ -13,8 +13,8 @@
  */
 #include <string.h>
 
-#include "interp.h"
-#include "mem.h"
+#include "vm/interp.h"
+#include "vm/mem.h"
 
 struct frame {
 	uint64_t saved[4]; /* r6..r9 */
@@ -555,7 +555,7 @@ static uint64_t exec(struct hr_run *run, uint32_t pc, const uint64_t *init,
 							      xc->safe;
 	goto dispatch;
 
-#include "interp_fast.h"
+#include "vm/interp_fast.h"
 
 fall_off:
 	ABORT(HR_ABORT_JUMP, PC);

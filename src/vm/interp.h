@@ -18,14 +18,14 @@
  * r1 == run->ctx at entry: runs entered otherwise (callbacks, resumed or
  * tail-called runs, another r1) take "safe".
  */
-#ifndef HR_BPF_INTERP_H
-#define HR_BPF_INTERP_H
+#ifndef HR_VM_INTERP_H
+#define HR_VM_INTERP_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "vm.h"
+#include "vm/vm.h"
 
 /* The unchecked memory slots that pair up: loads and stores by size. */
 /* clang-format off */
@@ -196,4 +196,4 @@ struct hr_xcode *hr_xcode_build(const struct hr_vm_prog *vm,
 				unsigned int flags);
 void hr_xcode_free(struct hr_xcode *xc);
 
-#endif /* HR_BPF_INTERP_H */
+#endif /* HR_VM_INTERP_H */

@@ -17,8 +17,8 @@
  */
 #include <stdlib.h>
 
-#include "interp.h"
-#include "bounds.h"
+#include "vm/interp.h"
+#include "vm/bounds.h"
 
 /* The ALU operations with handlers of their own, by XOP_ALU position
  * plus one (0: none). */

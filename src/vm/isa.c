@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "isa.h"
+#include "vm/isa.h"
 
 #define HR_REG_FP 10
 

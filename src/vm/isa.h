@@ -6,8 +6,8 @@
  * than taken from <linux/bpf.h> because the build machine's UAPI headers
  * (6.1) predate the v4 instructions (sdiv/smod, movsx, ldsx, bswap, ja32).
  */
-#ifndef HR_BPF_ISA_H
-#define HR_BPF_ISA_H
+#ifndef HR_VM_ISA_H
+#define HR_VM_ISA_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -147,4 +147,4 @@ int hr_insn_validate(const struct hr_insn *insn, const struct hr_insn *next,
 int hr_prog_validate(const struct hr_insn *insns, uint32_t cnt,
 		     uint32_t *bad_pc, const char **why);
 
-#endif /* HR_BPF_ISA_H */
+#endif /* HR_VM_ISA_H */

@@ -4,13 +4,13 @@
  * machine code. The code lives in memory that is written once and then
  * made read+exec; it is cached on the hr_vm_prog (vm->jit).
  */
-#ifndef HR_BPF_JIT_H
-#define HR_BPF_JIT_H
+#ifndef HR_VM_JIT_H
+#define HR_VM_JIT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "vm.h"
+#include "vm/vm.h"
 
 /* Whether this build has a JIT for the host (x86-64 only). */
 bool hr_jit_supported(void);
@@ -67,4 +67,4 @@ void hr_jit_test_wrong_proofs(bool on);
 /* Releases vm->jit and vm->jit_chk (safe on a program never compiled). */
 void hr_jit_free(struct hr_vm_prog *vm);
 
-#endif /* HR_BPF_JIT_H */
+#endif /* HR_VM_JIT_H */

@@ -205,14 +205,14 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "ctx.h"
-#include "engine.h"
-#include "helpers.h"
-#include "jit.h"
-#include "bounds.h"
+#include "progs/ctx.h"
+#include "vm/engine.h"
+#include "helpers/helpers.h"
+#include "vm/jit.h"
+#include "vm/bounds.h"
 #include "maps/map.h"
-#include "mem.h"
-#include "prog.h"
+#include "vm/mem.h"
+#include "progs/prog.h"
 
 #if defined(__x86_64__)
 

@@ -3,10 +3,10 @@
  * The run-time memory check shared by the interpreter and the helpers:
  * which bytes a run may touch, in the order they are most often hit.
  */
-#ifndef HR_BPF_MEM_H
-#define HR_BPF_MEM_H
+#ifndef HR_VM_MEM_H
+#define HR_VM_MEM_H
 
-#include "vm.h"
+#include "vm/vm.h"
 
 int hr_map_registry_mem_check(uintptr_t addr, uint32_t len, bool write);
 
@@ -83,4 +83,4 @@ hr_mem_check(const struct hr_run *run, uintptr_t addr, uint32_t len, bool write)
 	return (enum hr_abort)hr_map_registry_mem_check(addr, len, write);
 }
 
-#endif /* HR_BPF_MEM_H */
+#endif /* HR_VM_MEM_H */

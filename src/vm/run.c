@@ -2,10 +2,10 @@
 /* Run state: initialisation, the memory checker helpers use, aborts. */
 #include <string.h>
 
-#include "vm.h"
-#include "mem.h"
-#include "../maps/map_registry.h"
-#include "../maps/ringbuf.h"
+#include "vm/vm.h"
+#include "vm/mem.h"
+#include "maps/map_registry.h"
+#include "maps/ringbuf.h"
 
 static const char *const abort_names[HR_ABORT__MAX] = {
 	[HR_ABORT_NONE] = "none",

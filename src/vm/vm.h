@@ -7,14 +7,14 @@
  * packet [pkt_lo, pkt_hi) and the object-wide regions (map values, global
  * data). Everything else ends the run with a counted abort reason.
  */
-#ifndef HR_BPF_VM_H
-#define HR_BPF_VM_H
+#ifndef HR_VM_VM_H
+#define HR_VM_VM_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "isa.h"
+#include "vm/isa.h"
 
 struct hr_run;
 struct hr_prog;
@@ -258,4 +258,4 @@ static inline bool hr_run_charge_callback(struct hr_run *run, uint32_t pc)
  * verifier refuses it: "bpf_spin_unlock is missing"). */
 uint64_t hr_run_release_locks(struct hr_run *run, uint64_t r0);
 
-#endif /* HR_BPF_VM_H */
+#endif /* HR_VM_VM_H */
