@@ -86,7 +86,7 @@ static const struct {
 	const char *why;
 } refused_by_design[] = {
 	{ "helper_task.o", "task helpers have no meaning in headroom; the "
-			  "load fails naming the helper (issue 3)" },
+			   "load fails naming the helper (issue 3)" },
 };
 
 static char klog[1 << 16];

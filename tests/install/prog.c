@@ -13,7 +13,8 @@ int main(int argc, char **argv)
 	struct hr_test_run_opts run;
 	struct hr_object *obj;
 	char err[256] = "";
-	HR_OPTS(hr_object_open_opts, o, .errbuf = err, .errbuf_sz = sizeof(err));
+	HR_OPTS(hr_object_open_opts, o, .errbuf = err,
+		.errbuf_sz = sizeof(err));
 	int ret;
 
 	if (argc != 2)
