@@ -40,9 +40,15 @@ static=$(pkg-config --static --libs headroom)
 echo "$static" | grep -q -- '-lbpf'
 check $? "pkg-config --static lists the private libraries: $static"
 obj=$BUILD/progs/xdp_demo.o
+# A sanitizer build's library needs its runtime in the program too.
+case $BUILD in
+*asan*) san="-fsanitize=address,undefined" ;;
+*tsan*) san="-fsanitize=thread" ;;
+*) san= ;;
+esac
 
 # shellcheck disable=SC2086
-cc $cflags -o "$dest/prog_c" tests/install/prog.c $libs >>"$log" 2>&1
+cc $san $cflags -o "$dest/prog_c" tests/install/prog.c $libs >>"$log" 2>&1
 check $? "C program builds with pkg-config --cflags --libs" || cat "$log"
 out=$(LD_LIBRARY_PATH="$dest/usr/lib" "$dest/prog_c" "$obj" 2>&1)
 check $? "C program runs against libheadroom.so: $out"
@@ -50,13 +56,13 @@ echo "$out" | grep -q '^ret 0 retval'
 check $? "C program's test run answered: $out"
 
 # shellcheck disable=SC2086
-g++ -x c++ $cflags -o "$dest/prog_cxx" tests/install/prog.c $libs >>"$log" 2>&1
+g++ $san -x c++ $cflags -o "$dest/prog_cxx" tests/install/prog.c $libs >>"$log" 2>&1
 check $? "C++ program builds (extern \"C\" headers)" || cat "$log"
 out=$(LD_LIBRARY_PATH="$dest/usr/lib" "$dest/prog_cxx" "$obj" 2>&1)
 check $? "C++ program runs: $out"
 
 # shellcheck disable=SC2086
-cc $cflags -o "$dest/prog_static" tests/install/prog.c \
+cc $san $cflags -o "$dest/prog_static" tests/install/prog.c \
 	"$dest/usr/lib/libheadroom.a" $(pkg-config --static --libs-only-l headroom | sed 's/-lheadroom//') >>"$log" 2>&1
 check $? "C program links statically with --static's libraries" || cat "$log"
 
