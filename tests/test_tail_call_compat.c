@@ -21,72 +21,10 @@
 #include "progs/prog.h"
 #include "progs/prog_registry.h"
 #include "harness.h"
+#include "insn_progs.h"
 #include "maps/map.h"
 #include <headroom/map.h>
 #include <headroom/test_run.h>
-
-static struct hr_insn ins(uint8_t code, uint8_t dst, uint8_t src, int16_t off,
-			  int32_t imm)
-{
-	struct hr_insn i = {
-		.code = code, .dst = dst, .src = src, .off = off, .imm = imm
-	};
-
-	return i;
-}
-
-static struct hr_prog *prog_of(const struct hr_prog_type *type,
-			       struct hr_object *obj, bool frags,
-			       const struct hr_insn *insns, uint32_t cnt,
-			       char *err, size_t errsz, int *ret)
-{
-	struct hr_prog *p = calloc(1, sizeof(*p));
-
-	if (!p) {
-		*ret = -ENOMEM;
-		return NULL;
-	}
-	p->name = strdup("regress");
-	p->sec = strdup(type == &hr_prog_type_tc ? "tc" : "xdp");
-	p->frags = frags;
-	p->insns = malloc(cnt * sizeof(*insns));
-	memcpy(p->insns, insns, cnt * sizeof(*insns));
-	p->cnt = cnt;
-	p->type = type;
-	p->obj = obj;
-	*ret = hr_prog_finalize(p, err, errsz);
-	if (*ret) {
-		hr_prog_free(p);
-		return NULL;
-	}
-	return p;
-}
-
-/* One XDP run of @prog on a 64-byte packet: r0, or -1 after an abort. */
-static long long xdp_run(struct hr_prog *prog, enum hr_engine eng)
-{
-	uint8_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
-	struct hr_run *run = aligned_alloc(64, (sizeof(*run) + 63) & ~63ul);
-	struct hr_xdp_buff xdp = { 0 };
-	struct hr_xdp_ctx c = { 0 };
-	long long r0;
-
-	xdp.data_hard_start = page;
-	xdp.data = xdp.data_meta = page + 256;
-	xdp.data_end = page + 256 + 64;
-	xdp.frame_sz = 4096;
-	c.xdp = &xdp;
-	hr_prog_run_init(prog, run, &c.md);
-	run->priv = &c;
-	hr_xdp_ctx_sync(&c, run);
-	r0 = (long long)hr_engine_run_ctx(eng, run);
-	if (run->abort)
-		r0 = -1;
-	free(run);
-	munmap(page, 4096);
-	return r0;
-}
 
 static const struct hr_map_attr pa_attr = { .type = BPF_MAP_TYPE_PROG_ARRAY,
 					    .key_size = 4,
@@ -98,19 +36,20 @@ static const struct hr_map_attr pa_attr = { .type = BPF_MAP_TYPE_PROG_ARRAY,
 /* return @v */
 static void ret_prog(struct hr_insn *p, int v)
 {
-	p[0] = ins(HR_ALU64 | HR_MOV | HR_K, 0, 0, 0, v);
-	p[1] = ins(HR_JMP | HR_EXIT, 0, 0, 0, 0);
+	p[0] = t_insn(HR_ALU64 | HR_MOV | HR_K, 0, 0, 0, v);
+	p[1] = t_insn(HR_JMP | HR_EXIT, 0, 0, 0, 0);
 }
 
 /* bpf_tail_call(ctx, map, 0); return 1 */
 static void caller_prog(struct hr_insn *p, struct hr_map *map)
 {
-	p[0] = ins(HR_LD | HR_IMM | HR_DW, 2, HR_PSEUDO_MAP_FD, 0, 0);
-	p[1] = ins(0, 0, 0, 0, 0);
-	p[2] = ins(HR_ALU64 | HR_MOV | HR_K, 3, 0, 0, 0);
-	p[3] = ins(HR_JMP | HR_CALL, 0, HR_CALL_HELPER, 0, BPF_FUNC_tail_call);
-	p[4] = ins(HR_ALU64 | HR_MOV | HR_K, 0, 0, 0, 1);
-	p[5] = ins(HR_JMP | HR_EXIT, 0, 0, 0, 0);
+	p[0] = t_insn(HR_LD | HR_IMM | HR_DW, 2, HR_PSEUDO_MAP_FD, 0, 0);
+	p[1] = t_insn(0, 0, 0, 0, 0);
+	p[2] = t_insn(HR_ALU64 | HR_MOV | HR_K, 3, 0, 0, 0);
+	p[3] = t_insn(HR_JMP | HR_CALL, 0, HR_CALL_HELPER, 0,
+		      BPF_FUNC_tail_call);
+	p[4] = t_insn(HR_ALU64 | HR_MOV | HR_K, 0, 0, 0, 1);
+	p[5] = t_insn(HR_JMP | HR_EXIT, 0, 0, 0, 0);
 	hr_insn_set_lddw(p, (uint64_t)(uintptr_t)map);
 }
 
@@ -128,7 +67,7 @@ static void expect_runs(struct hr_prog *xdp, long long want, const char *what)
 		fflush(NULL);
 		pid = fork();
 		if (pid == 0)
-			_exit(xdp_run(xdp, engines[e]) == want ? 0 : 1);
+			_exit(t_insn_xdp_run(xdp, engines[e]) == want ? 0 : 1);
 		CHECK(pid > 0 && waitpid(pid, &status, 0) == pid &&
 			      WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		      "engine %d: %s: want %lld (status %#x)", engines[e], what,
@@ -190,12 +129,12 @@ static void update_refused(void)
 			return;
 		}
 		ret_prog(r, 7);
-		a = prog_of(types[i][0], &f.obj, false, r, 2, err, sizeof(err),
-			    &ret);
-		b = prog_of(types[i][1], &f.obj, i == 2, r, 2, err, sizeof(err),
-			    &ret);
-		c = prog_of(types[i][0], &f.obj, false, r, 2, err, sizeof(err),
-			    &ret);
+		a = t_insn_prog(types[i][0], &f.obj, false, r, 2, err,
+				sizeof(err), &ret);
+		b = t_insn_prog(types[i][1], &f.obj, i == 2, r, 2, err,
+				sizeof(err), &ret);
+		c = t_insn_prog(types[i][0], &f.obj, false, r, 2, err,
+				sizeof(err), &ret);
 		CHECK(a && b && c, "progs: %s", err);
 		if (a && b && c) {
 			fd = (uint32_t)hr_prog_fd(a);
@@ -234,20 +173,20 @@ static void call_site(void)
 		return;
 	}
 	ret_prog(r, 3);
-	callee_ok = prog_of(&hr_prog_type_xdp, &f.obj, false, r, 2, err,
-			    sizeof(err), &ret);
-	callee_tc = prog_of(&hr_prog_type_tc, &f.obj, false, r, 2, err,
-			    sizeof(err), &ret);
-	callee_frags = prog_of(&hr_prog_type_xdp, &f.obj, true, r, 2, err,
-			       sizeof(err), &ret);
+	callee_ok = t_insn_prog(&hr_prog_type_xdp, &f.obj, false, r, 2, err,
+				sizeof(err), &ret);
+	callee_tc = t_insn_prog(&hr_prog_type_tc, &f.obj, false, r, 2, err,
+				sizeof(err), &ret);
+	callee_frags = t_insn_prog(&hr_prog_type_xdp, &f.obj, true, r, 2, err,
+				   sizeof(err), &ret);
 	CHECK(callee_ok && callee_tc && callee_frags, "callees: %s", err);
 	if (!callee_ok || !callee_tc || !callee_frags)
 		goto out;
 	fd = (uint32_t)hr_prog_fd(callee_ok);
 	CHECK(hr_map_update_elem(f.maps[0], &k, &fd, 0) == 0, "store xdp");
 	caller_prog(c, f.maps[0]);
-	caller = prog_of(&hr_prog_type_xdp, &f.obj, false, c, 6, err,
-			 sizeof(err), &ret);
+	caller = t_insn_prog(&hr_prog_type_xdp, &f.obj, false, c, 6, err,
+			     sizeof(err), &ret);
 	CHECK(caller != NULL, "xdp caller: %s", err);
 	if (caller) {
 		expect_runs(caller, 3, "XDP -> XDP tail call is taken");
@@ -258,16 +197,16 @@ static void call_site(void)
 	fd = (uint32_t)hr_prog_fd(callee_tc);
 	CHECK(hr_map_update_elem(f.maps[1], &k, &fd, 0) == 0, "store tc");
 	caller_prog(c, f.maps[1]);
-	caller = prog_of(&hr_prog_type_xdp, &f.obj, false, c, 6, err,
-			 sizeof(err), &ret);
+	caller = t_insn_prog(&hr_prog_type_xdp, &f.obj, false, c, 6, err,
+			     sizeof(err), &ret);
 	CHECK(!caller && ret == -EINVAL, "XDP caller of a tc map refused: %d",
 	      ret);
 	hr_prog_free(caller);
 
 	/* forced: load against map 0 (XDP), then point the lddw at map 1 */
 	caller_prog(c, f.maps[0]);
-	caller = prog_of(&hr_prog_type_xdp, &f.obj, false, c, 6, err,
-			 sizeof(err), &ret);
+	caller = t_insn_prog(&hr_prog_type_xdp, &f.obj, false, c, 6, err,
+			     sizeof(err), &ret);
 	CHECK(caller != NULL, "xdp caller: %s", err);
 	if (caller) {
 		hr_insn_set_lddw(caller->insns, (uint64_t)(uintptr_t)f.maps[1]);

@@ -25,71 +25,10 @@
 #include "progs/prog.h"
 #include "progs/prog_registry.h"
 #include "harness.h"
+#include "insn_progs.h"
 #include "maps/map.h"
 #include <headroom/map.h>
 #include <headroom/test_run.h>
-
-static struct hr_insn ins(uint8_t code, uint8_t dst, uint8_t src, int16_t off,
-			  int32_t imm)
-{
-	struct hr_insn i = {
-		.code = code, .dst = dst, .src = src, .off = off, .imm = imm
-	};
-
-	return i;
-}
-
-static struct hr_prog *prog_of(const struct hr_prog_type *type,
-			       struct hr_object *obj,
-			       const struct hr_insn *insns, uint32_t cnt,
-			       char *err, size_t errsz, int *ret)
-{
-	struct hr_prog *p = calloc(1, sizeof(*p));
-
-	if (!p) {
-		*ret = -ENOMEM;
-		return NULL;
-	}
-	p->name = strdup("regress");
-	p->sec = strdup(type == &hr_prog_type_tc ? "tc" : "xdp");
-	p->insns = malloc(cnt * sizeof(*insns));
-	memcpy(p->insns, insns, cnt * sizeof(*insns));
-	p->cnt = cnt;
-	p->type = type;
-	p->obj = obj;
-	*ret = hr_prog_finalize(p, err, errsz);
-	if (*ret) {
-		hr_prog_free(p);
-		return NULL;
-	}
-	return p;
-}
-
-/* One XDP run of @prog on a 64-byte packet: r0, or -1 after an abort. */
-static long long xdp_run(struct hr_prog *prog, enum hr_engine eng)
-{
-	uint8_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
-	struct hr_run *run = aligned_alloc(64, (sizeof(*run) + 63) & ~63ul);
-	struct hr_xdp_buff xdp = { 0 };
-	struct hr_xdp_ctx c = { 0 };
-	long long r0;
-
-	xdp.data_hard_start = page;
-	xdp.data = xdp.data_meta = page + 256;
-	xdp.data_end = page + 256 + 64;
-	xdp.frame_sz = 4096;
-	c.xdp = &xdp;
-	hr_prog_run_init(prog, run, &c.md);
-	run->priv = &c;
-	hr_xdp_ctx_sync(&c, run);
-	r0 = (long long)hr_engine_run_ctx(eng, run);
-	if (run->abort)
-		r0 = -1;
-	free(run);
-	munmap(page, 4096);
-	return r0;
-}
 
 static void tail_call_other_type(void)
 {
@@ -104,19 +43,20 @@ static void tail_call_other_type(void)
 					  .name = "pa" };
 	/* tc: reads __sk_buff data and data_end (76, 80) */
 	const struct hr_insn callee[] = {
-		ins(HR_LDX | HR_MEM | HR_W, 2, 1, 76, 0),
-		ins(HR_LDX | HR_MEM | HR_W, 3, 1, 80, 0),
-		ins(HR_ALU64 | HR_MOV | HR_K, 0, 0, 0, 2),
-		ins(HR_JMP | HR_EXIT, 0, 0, 0, 0),
+		t_insn(HR_LDX | HR_MEM | HR_W, 2, 1, 76, 0),
+		t_insn(HR_LDX | HR_MEM | HR_W, 3, 1, 80, 0),
+		t_insn(HR_ALU64 | HR_MOV | HR_K, 0, 0, 0, 2),
+		t_insn(HR_JMP | HR_EXIT, 0, 0, 0, 0),
 	};
 	/* xdp: bpf_tail_call(ctx, pa, 0); return 1 */
 	struct hr_insn caller[] = {
-		ins(HR_LD | HR_IMM | HR_DW, 2, HR_PSEUDO_MAP_FD, 0, 0),
-		ins(0, 0, 0, 0, 0),
-		ins(HR_ALU64 | HR_MOV | HR_K, 3, 0, 0, 0),
-		ins(HR_JMP | HR_CALL, 0, HR_CALL_HELPER, 0, BPF_FUNC_tail_call),
-		ins(HR_ALU64 | HR_MOV | HR_K, 0, 0, 0, 1),
-		ins(HR_JMP | HR_EXIT, 0, 0, 0, 0),
+		t_insn(HR_LD | HR_IMM | HR_DW, 2, HR_PSEUDO_MAP_FD, 0, 0),
+		t_insn(0, 0, 0, 0, 0),
+		t_insn(HR_ALU64 | HR_MOV | HR_K, 3, 0, 0, 0),
+		t_insn(HR_JMP | HR_CALL, 0, HR_CALL_HELPER, 0,
+		       BPF_FUNC_tail_call),
+		t_insn(HR_ALU64 | HR_MOV | HR_K, 0, 0, 0, 1),
+		t_insn(HR_JMP | HR_EXIT, 0, 0, 0, 0),
 	};
 	struct hr_object obj = { 0 };
 	struct hr_map *map = NULL;
@@ -134,15 +74,16 @@ static void tail_call_other_type(void)
 	obj.nmaps = 1;
 	obj.ncpus = 1;
 	CHECK(hr_object_build_regions(&obj) == 0, "regions");
-	tc = prog_of(&hr_prog_type_tc, &obj, callee, 4, err, sizeof(err), &ret);
+	tc = t_insn_prog(&hr_prog_type_tc, &obj, false, callee, 4, err,
+			 sizeof(err), &ret);
 	CHECK(tc != NULL, "tc callee: %s", err);
 	if (!tc)
 		return;
 	fd = (uint32_t)hr_prog_fd(tc);
 	CHECK(hr_map_update_elem(map, &key, &fd, 0) == 0, "store tc callee");
 	hr_insn_set_lddw(caller, (uint64_t)(uintptr_t)map);
-	xdp = prog_of(&hr_prog_type_xdp, &obj, caller, 6, err, sizeof(err),
-		      &ret);
+	xdp = t_insn_prog(&hr_prog_type_xdp, &obj, false, caller, 6, err,
+			  sizeof(err), &ret);
 	if (!xdp) {
 		CHECK(ret < 0, "refused at load: %s", err); /* as the kernel */
 	} else {
@@ -150,7 +91,8 @@ static void tail_call_other_type(void)
 			fflush(NULL);
 			pid = fork();
 			if (pid == 0)
-				_exit(xdp_run(xdp, engines[e]) == 1 ? 0 : 1);
+				_exit(t_insn_xdp_run(xdp, engines[e]) == 1 ? 0 :
+									     1);
 			CHECK(pid > 0 && waitpid(pid, &status, 0) == pid &&
 				      WIFEXITED(status) &&
 				      WEXITSTATUS(status) == 0,
