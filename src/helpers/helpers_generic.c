@@ -131,13 +131,10 @@ static uint64_t hr_tail_call_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 	if (!hr_tail_call_compatible(run->vm->prog, prog))
 		return hr_err(-ENOENT);
 	run->tail_call = &prog->vm;
-	/* A program of another object reaches its own maps and globals. */
-	if (prog->obj && (!run->vm->prog || prog->obj != run->vm->prog->obj)) {
-		run->regions = prog->obj->regions;
-		run->nregions = prog->obj->nregions;
-		run->maps = prog->obj->maps;
-		run->nmaps = prog->obj->nmaps;
-	}
+	/* A program of another object reaches its own maps and globals
+	 * (the compatibility test above needs a caller program). */
+	if (prog->obj != run->vm->prog->obj)
+		hr_prog_run_use_object(prog, run);
 	return 0;
 }
 

@@ -138,12 +138,17 @@ int hr_prog_finalize(struct hr_prog *prog, char *err, size_t errsz)
 void hr_prog_run_init(const struct hr_prog *prog, struct hr_run *run, void *ctx)
 {
 	hr_run_init(run, &prog->vm, ctx);
-	if (prog->obj) {
-		run->regions = prog->obj->regions;
-		run->nregions = prog->obj->nregions;
-		run->maps = prog->obj->maps;
-		run->nmaps = prog->obj->nmaps;
-	}
+	hr_prog_run_use_object(prog, run);
+}
+
+void hr_prog_run_use_object(const struct hr_prog *prog, struct hr_run *run)
+{
+	if (!prog->obj)
+		return;
+	run->regions = prog->obj->regions;
+	run->nregions = prog->obj->nregions;
+	run->maps = prog->obj->maps;
+	run->nmaps = prog->obj->nmaps;
 }
 
 void hr_prog_free(struct hr_prog *prog)

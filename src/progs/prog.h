@@ -102,6 +102,9 @@ int hr_object_build_regions(struct hr_object *obj);
 /* Fills @run for @prog: vm, regions and maps of its object. */
 void hr_prog_run_init(const struct hr_prog *prog, struct hr_run *run,
 		      void *ctx);
+/* Points @run at @prog's object: its maps and the regions of their
+ * values and of its globals (a run, or a tail call into another object). */
+void hr_prog_run_use_object(const struct hr_prog *prog, struct hr_run *run);
 
 void hr_prog_free(struct hr_prog *prog);
 
