@@ -464,14 +464,6 @@ static uint64_t hr_for_each_map_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
  */
 #define HR_SPIN_LOCK_TIMEOUT_NS 1000000000ull
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static bool spin_wait(uint32_t *lock)
 {
 	uint64_t deadline = 0;
@@ -483,8 +475,9 @@ static bool spin_wait(uint32_t *lock)
 			if (++spins % 1024)
 				continue;
 			if (!deadline)
-				deadline = now_ns() + HR_SPIN_LOCK_TIMEOUT_NS;
-			else if (now_ns() > deadline)
+				deadline = hr_clock_ns(CLOCK_MONOTONIC) +
+					   HR_SPIN_LOCK_TIMEOUT_NS;
+			else if (hr_clock_ns(CLOCK_MONOTONIC) > deadline)
 				return false;
 		}
 	}
