@@ -495,7 +495,7 @@ static uint64_t hr_spin_lock_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 		hr_run_abort(run, HR_ABORT_HELPER_ARG, r1);
 		return 0;
 	}
-	if (run->locks_held) {
+	if (run->lock) {
 		hr_run_abort(run, HR_ABORT_LOCK_RECURSION, r1);
 		return 0;
 	}
@@ -504,7 +504,6 @@ static uint64_t hr_spin_lock_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 		return 0;
 	}
 	run->lock = lock;
-	run->locks_held = 1;
 	return 0;
 }
 
@@ -515,12 +514,11 @@ static uint64_t hr_spin_unlock_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 
 	if (!lock)
 		return 0;
-	if ((r1 & 3) || !run->locks_held || run->lock != lock) {
+	if ((r1 & 3) || run->lock != lock) {
 		hr_run_abort(run, HR_ABORT_HELPER_ARG, r1);
 		return 0;
 	}
 	run->lock = NULL;
-	run->locks_held = 0;
 	__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
 	return 0;
 }

@@ -81,14 +81,14 @@ void hr_engine_invariant_reset(void)
  * none, always. */
 static inline unsigned int run_locks_held(const struct hr_run *run)
 {
-	return run->locks_held | run->nheld;
+	return (run->lock != NULL) + run->nheld;
 }
 
 /* A run that ends holding a bpf_spin_lock or ring buffer records gives
  * them back (run.c). */
 static inline uint64_t locks_released(struct hr_run *run, uint64_t r0)
 {
-	if (__builtin_expect((run->locks_held | run->nheld) != 0, 0))
+	if (__builtin_expect(((uintptr_t)run->lock | run->nheld) != 0, 0))
 		return hr_run_release_locks(run, r0);
 	return r0;
 }

@@ -61,7 +61,6 @@ void hr_run_init(struct hr_run *run, const struct hr_vm_prog *vm, void *ctx)
 	run->tail_call = NULL;
 	run->tail_call_cnt = 0;
 	run->lock = NULL;
-	run->locks_held = 0;
 	run->nheld = 0;
 	run->callback = NULL;
 }
@@ -110,12 +109,11 @@ struct hr_map *hr_run_map(struct hr_run *run, uint64_t ptr)
 
 uint64_t hr_run_release_locks(struct hr_run *run, uint64_t r0)
 {
-	bool lock = run->locks_held != 0;
+	bool lock = run->lock != NULL;
 
 	if (run->lock)
 		__atomic_store_n(run->lock, 0, __ATOMIC_RELEASE);
 	run->lock = NULL;
-	run->locks_held = 0;
 	while (run->nheld) {
 		struct hr_held_rec *h = &run->held[--run->nheld];
 

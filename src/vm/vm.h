@@ -168,10 +168,9 @@ struct hr_run {
 	 * the current frame, when the helper returns. */
 	const struct hr_vm_prog *tail_call;
 	uint32_t tail_call_cnt;
-	/* The bpf_spin_lock this run holds (the verifier allows one at a
-	 * time), and 1 while it does: released when the run ends. */
+	/* The bpf_spin_lock this run holds, or NULL (the verifier allows
+	 * one at a time): released when the run ends. */
 	uint32_t *lock;
-	unsigned int locks_held;
 	/* Ring buffer records this run reserved and has not submitted or
 	 * discarded: the only ring bytes it may touch (the headers and
 	 * other records never); discarded when the run ends. */
