@@ -29,29 +29,36 @@ CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 	   -Wno-missing-field-initializers -D_GNU_SOURCE -pthread \
 	   -Iinclude -Isrc $(SANFLAGS)
 LDFLAGS += -pthread $(SANFLAGS)
-LDLIBS  += -lbpf -lelf -lz -lpcap -lm
+# json-c for every JSON read or written, libyaml for configs, Wireshark's
+# wiretap (with glib) for pcapng with per-packet options.
+PKG_LIBS := json-c yaml-0.1 glib-2.0
+CFLAGS  += $(shell pkg-config --cflags $(PKG_LIBS)) -I/usr/include/wireshark
+LDLIBS  += -lbpf -lelf -lz -lpcap -lm -lwiretap -lwsutil \
+	   $(shell pkg-config --libs $(PKG_LIBS))
 
 BPF_CFLAGS ?= -O2 -g -target bpf -Wall -Wno-unused-value \
 	      -I/usr/include/$(shell uname -m)-linux-gnu -Iprogs/include
 
 # The library's layers, lowest first: a file includes headers of its own
-# layer or of lower ones only (tests/test_layers.sh, scripts/layers.allow).
+# layer or of lower ones only (tests/project/test_layers.sh, scripts/layers.allow).
 LAYERS    := util vm core dev progs maps helpers loader
 LIB_SRCS  := $(wildcard $(addsuffix /*.c,$(addprefix src/,$(LAYERS))))
 CLI_SRCS  := $(filter-out src/cli/conformance_plugin.c,$(wildcard src/cli/*.c))
-TEST_SRCS := $(wildcard tests/test_*.c)
-TEST_SCRIPTS := $(wildcard tests/test_*.sh)
-TEST_LIB_SRCS := $(filter-out $(TEST_SRCS),$(wildcard tests/*.c))
+# Tests and programs are grouped by the layer they test (tests/LAYER/,
+# progs/LAYER/); binaries and objects land flat, by name, under $(BUILD).
+TEST_SRCS := $(wildcard tests/*/test_*.c)
+TEST_SCRIPTS := $(wildcard tests/*/test_*.sh)
+TEST_LIB_SRCS := $(wildcard tests/lib/*.c)
 BENCH_SRCS := $(wildcard bench/*.c)
-PROG_SRCS := $(wildcard progs/*.bpf.c)
+PROG_SRCS := $(wildcard progs/*/*.bpf.c)
 
 LIB       := $(BUILD)/libheadroom.a
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_LIB_OBJS := $(TEST_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
-TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+TEST_BINS := $(addprefix $(BUILD)/tests/,$(notdir $(TEST_SRCS:.c=)))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
-PROG_OBJS := $(PROG_SRCS:progs/%.bpf.c=$(BUILD)/progs/%.o)
+PROG_OBJS := $(addprefix $(BUILD)/progs/,$(notdir $(PROG_SRCS:.bpf.c=.o)))
 BINS      := $(BUILD)/bin/headroom $(BUILD)/bin/headroom-conformance-plugin
 
 FORMAT_SRCS := $(shell find include src tests bench progs fuzz -name '*.[ch]' 2>/dev/null)
@@ -73,7 +80,7 @@ demo: deps
 
 # TESTS=name ... runs only those test programs (e.g. TESTS="test_maps").
 TESTS ?=
-RUN_TESTS = $(if $(TESTS),$(foreach t,$(TESTS),$(or $(wildcard tests/$(t).sh),$(BUILD)/tests/$(t))),$(TEST_BINS) $(TEST_SCRIPTS))
+RUN_TESTS = $(if $(TESTS),$(foreach t,$(TESTS),$(or $(wildcard tests/*/$(t).sh),$(BUILD)/tests/$(t))),$(TEST_BINS) $(TEST_SCRIPTS))
 
 # The whole suite also runs every libFuzzer harness for 10 s on its
 # corpus (scripts/fuzz-smoke.sh); a harness that fails to build fails there.
@@ -101,23 +108,31 @@ $(BUILD)/bin/headroom-conformance-plugin: $(BUILD)/obj/src/cli/conformance_plugi
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_LIB_OBJS) $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/obj/tests/%.o $(BUILD)/obj/bench/%.o: CFLAGS += -Itests/lib
+
+define test_rule
+$(BUILD)/tests/$(notdir $(1:.c=)): $(BUILD)/obj/$(1:.c=.o) $$(TEST_LIB_OBJS) $$(LIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+endef
+$(foreach t,$(TEST_SRCS),$(eval $(call test_rule,$(t))))
 
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(TEST_LIB_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/progs/%.o: progs/%.bpf.c $(wildcard progs/include/*.h)
-	@mkdir -p $(dir $@)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+define prog_rule
+$(BUILD)/progs/$(notdir $(1:.bpf.c=.o)): $(1) $$(wildcard progs/include/*.h)
+	@mkdir -p $$(dir $$@)
+	$$(CLANG) $$(BPF_CFLAGS) -c $$< -o $$@
+endef
+$(foreach p,$(PROG_SRCS),$(eval $(call prog_rule,$(p))))
 
 # Programs that include another one's source.
 $(BUILD)/progs/jit_percpu.o $(BUILD)/progs/jit_percpu_hash.o \
-	$(BUILD)/progs/jit_lru_percpu.o: progs/bench_lookup.bpf.c
-$(BUILD)/progs/xdp_dynptr_nordwr.o: progs/xdp_dynptr.bpf.c
-$(BUILD)/progs/skb_meta_dynptr_nordwr.o: progs/skb_meta_dynptr.bpf.c
+	$(BUILD)/progs/jit_lru_percpu.o: progs/bench/bench_lookup.bpf.c
+$(BUILD)/progs/xdp_dynptr_nordwr.o: progs/helpers/xdp_dynptr.bpf.c
+$(BUILD)/progs/skb_meta_dynptr_nordwr.o: progs/helpers/skb_meta_dynptr.bpf.c
 
 # Installation: PREFIX (/usr/local), DESTDIR for staging. The shared
 # library is built from position-independent objects of its own.
@@ -205,7 +220,8 @@ FUZZ_SRCS    := $(wildcard fuzz/fuzz_*.c)
 FUZZ_BINS    := $(FUZZ_SRCS:fuzz/%.c=$(FUZZ_BUILD)/%)
 FUZZ_CFLAGS  := -O1 -g -std=gnu11 -D_GNU_SOURCE -pthread -Iinclude -Isrc \
 		-DHR_FUZZING -fsanitize=fuzzer-no-link,address,undefined \
-		-fno-sanitize-recover=undefined -fno-omit-frame-pointer
+		-fno-sanitize-recover=undefined -fno-omit-frame-pointer \
+		$(shell pkg-config --cflags $(PKG_LIBS)) -I/usr/include/wireshark
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_AUX_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(wildcard fuzz/lib/*.c))
 FUZZ_SECONDS ?= 60

@@ -33,7 +33,7 @@
 #include <headroom/datapath.h>
 #include <headroom/devices.h>
 
-#include "../tests/harness.h"
+#include "../tests/lib/harness.h"
 
 struct result {
 	const char *name;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * bench/load: what loading a program costs, pass by pass, in nanoseconds
- * per instruction, on the generated shapes of tests/load_shapes.h (the
+ * per instruction, on the generated shapes of tests/lib/load_shapes.h (the
  * worst cases of the load-time analyses): ISA validation (isa.c), the
  * context check (ctx_check.c), the bounds analysis alone (bounds.c), the
  * interpreter's preparation (interp_prep.c, which runs the analysis
@@ -21,7 +21,7 @@
 #include "vm/interp.h"
 #include "vm/jit.h"
 #include "progs/prog.h"
-#include "../tests/load_shapes.h"
+#include "../tests/lib/load_shapes.h"
 
 enum pass { P_VALIDATE, P_CTX, P_BOUNDS, P_INTERP, P_JIT, P__MAX };
 

@@ -3,7 +3,7 @@
  * bench/maps: map lookups and updates a second, per map type, with one
  * worker and with two, under headroom (hr_prog_test_run in repeat mode)
  * and under the kernel (BPF_PROG_TEST_RUN in repeat mode) in the same run,
- * on the same objects: progs/bmap_lookup.bpf.c and progs/bmap_update.bpf.c
+ * on the same objects: progs/maps/bmap_lookup.bpf.c and progs/maps/bmap_update.bpf.c
  * do BMAP_OPS (64) operations a run on keys that are all present.
  *
  * Each worker is a thread pinned to its own CPU (0, 1), running the
@@ -40,7 +40,7 @@
 #include <headroom/object.h>
 #include <headroom/test_run.h>
 
-#include "../tests/harness.h"
+#include "../tests/lib/harness.h"
 
 /* As in progs/bmap_*.bpf.c. */
 #define BMAP_OPS 64

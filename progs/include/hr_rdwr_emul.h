@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * bpf_dynptr_slice_rdwr emulated for kernels that refuse the kfunc at
- * load (tests/kernel_side.h says which): include before a program that
+ * load (tests/lib/kernel_side.h says which): include before a program that
  * slices through SLICE_RDWR and stores through SLICE_STORE.
  *
  * In kernel/bpf/helpers.c the rdwr slice of a writable dynptr is the

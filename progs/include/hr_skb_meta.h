@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The case and record layouts shared by progs/skb_meta_dynptr.bpf.c and
- * its tests (tests/skb_meta_cases.h): one packet a case, one record a
+ * The case and record layouts shared by progs/helpers/skb_meta_dynptr.bpf.c and
+ * its tests (tests/lib/skb_meta_cases.h): one packet a case, one record a
  * case in the smd_recs map.
  *
  * A case packet is SMD_FILLER bytes the XDP program strips with

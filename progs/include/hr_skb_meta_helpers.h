@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The case and record layouts shared by progs/skb_meta_helpers.bpf.c and
- * tests/test_skb_meta_helpers_kernel.c: what the tc skb helpers do to the
+ * The case and record layouts shared by progs/helpers/skb_meta_helpers.bpf.c and
+ * tests/helpers/test_skb_meta_helpers_kernel.c: what the tc skb helpers do to the
  * skb metadata (Linux 6.18), one case a packet, one record a case.
  *
  * A case is a metadata length for XDP to make and up to SMH_NOPS helper

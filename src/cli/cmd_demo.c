@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * headroom demo: the built-in XDP program (progs/xdp_demo.bpf.c, built next
+ * headroom demo: the built-in XDP program (progs/demo/xdp_demo.bpf.c, built next
  * to the binary) over built-in packets, printing each verdict, the packet
  * it leaves and the metadata it wrote in front of it.
  */

@@ -1,7 +1,0 @@
-// SPDX-License-Identifier: MIT
-/*
- * For the JIT's direct calls of hash lookups (tests/test_jit.c): the
- * program of bench_lookup.bpf.c on this worker's values in a LRU_PERCPU_HASH.
- */
-#define BENCH_LOOKUP_MAP_TYPE BPF_MAP_TYPE_LRU_PERCPU_HASH
-#include "bench_lookup.bpf.c"
