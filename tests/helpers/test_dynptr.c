@@ -4,8 +4,8 @@
  * packets: creation with good and bad flags, reads and writes at every
  * offset around the packet's end, slices that fit in the packet, end
  * exactly at its end or run past it, plain and rdwr. Compared with the
- * kernel's BPF_PROG_TEST_RUN (XDP through tests/lib/oracle.h, tc through
- * tests/lib/tc_oracle.h), with headroom-only checks of the main results.
+ * kernel's BPF_PROG_TEST_RUN (XDP and tc through tests/lib/oracle.h),
+ * with headroom-only checks of the main results.
  *
  * A kernel that refuses bpf_dynptr_slice_rdwr (tests/lib/kernel_side.h) is
  * compared through xdp_dynptr_nordwr.o, the same programs with the rdwr
@@ -21,7 +21,6 @@
 #include "headroom/headroom.h"
 #include "kernel_side.h"
 #include "oracle.h"
-#include "tc_oracle.h"
 
 #define OBJ "xdp_dynptr.o"
 #define OBJ_NORDWR "xdp_dynptr_nordwr.o"
@@ -168,32 +167,44 @@ static void test_ttl(struct oracle *orc, bool kernel)
 	CHECK_EQ(r.out[22], 6);
 }
 
+/* The tc program's run over one packet, headroom only, into @res. */
+static int tc_headroom(struct oracle *o, const char *obj, uint32_t len,
+		       const struct __sk_buff *s, struct oracle_result *res)
+{
+	struct oracle_case c = { .obj = obj,
+				 .prog = "tc_dynptr",
+				 .data = pkt,
+				 .size = len,
+				 .skb = s };
+
+	return oracle_run_headroom(o, &c, res);
+}
+
 static void test_tc(bool kernel)
 {
 	static const uint32_t lens[] = { 14, 24, 40, 64, 100 };
 	static const uint8_t offs[] = { 0,  8,	16, 24, 44, 48,
 					50, 56, 84, 92, 99, 200 };
-	struct tc_oracle *o = tc_oracle_open(kobj, kernel);
-	/* Headroom's own checks run the original. */
-	struct tc_oracle *h = emulated ? tc_oracle_open(OBJ, false) : o;
-	static struct tc_result r, hr;
+	static struct oracle_result r, hr;
+	struct oracle_case c = { .obj = kobj,
+				 .prog = "tc_dynptr",
+				 .data = pkt };
+	struct oracle *o;
 	struct __sk_buff s;
 	char label[96];
 	uint32_t l, i, kind, fl;
 
-	CHECK(o != NULL && h != NULL, "open");
-	if (!o || !h) {
-		tc_oracle_close(o);
-		if (h != o)
-			tc_oracle_close(h);
+	CHECK_EQ(oracle_new(&o), 0);
+	if (!o)
 		return;
-	}
+	oracle_set_headroom_only(o, !kernel);
 	memset(&s, 0, sizeof(s));
+	c.skb = &s;
 	for (l = 0; l < sizeof(lens) / sizeof(lens[0]); l++)
 		for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
 			for (kind = 0; kind < 4; kind++)
 				for (fl = 0; fl < 4; fl++) {
-					uint32_t len = make_pkt(
+					c.size = make_pkt(
 						lens[l], (uint8_t)kind, offs[i],
 						(uint8_t)(fl & 1),
 						(uint8_t)(fl & 2 ? 2 : fl));
@@ -202,34 +213,33 @@ static void test_tc(bool kernel)
 						 "tc len %u off %u kind %u "
 						 "flags %u",
 						 lens[l], offs[i], kind, fl);
-					CHECK(tc_check(o, "tc_dynptr", pkt, len,
-						       &s, label, &r) == 1,
+					CHECK(oracle_check(o, &c, label) == 1,
 					      "%s", label);
 					if (!emulated)
 						continue;
-					CHECK(tc_run_headroom(h, "tc_dynptr",
-							      pkt, len, &s,
-							      &hr) == 0 &&
+					r = *oracle_headroom_result(o);
+					/* Headroom's own checks run the
+					 * original. */
+					CHECK(tc_headroom(o, OBJ, c.size, &s,
+							  &hr) == 0 &&
 						      hr.err == r.err &&
 						      hr.retval == r.retval &&
 						      hr.size_out ==
 							      r.size_out &&
 						      !memcmp(hr.out, r.out,
 							      r.size_out) &&
-						      !memcmp(&hr.ctx, &r.ctx,
-							      sizeof(r.ctx)),
+						      !memcmp(&hr.skb_out,
+							      &r.skb_out,
+							      sizeof(r.skb_out)),
 					      "%s: headroom: %s and %s differ",
 					      label, OBJ, OBJ_NORDWR);
 				}
-	make_pkt(64, 0, 48, 0, 0);
-	tc_check(h, "tc_dynptr", pkt, 64, &s, "tc end", &r);
-	CHECK_EQ(r.ctx.cb[3] & 0xff, 1); /* skb: pointer up to the end */
-	make_pkt(64, 0, 8, 0, 4);
-	tc_check(h, "tc_dynptr", pkt, 64, &s, "tc bad write flags", &r);
-	CHECK_EQ((int)r.ctx.cb[2], -EINVAL);
-	if (h != o)
-		tc_oracle_close(h);
-	tc_oracle_close(o);
+	tc_headroom(o, OBJ, make_pkt(64, 0, 48, 0, 0), &s, &r);
+	CHECK_EQ(r.skb_out.cb[3] & 0xff, 1); /* skb: pointer up to the end */
+	tc_headroom(o, OBJ, make_pkt(64, 0, 8, 0, 4), &s, &r);
+	CHECK_EQ((int)r.skb_out.cb[2], -EINVAL);
+	oracle_summary(o);
+	oracle_free(o);
 }
 
 int main(void)

@@ -16,11 +16,11 @@
 
 #include "gen_packets.h"
 #include "harness.h"
-#include "tc_oracle.h"
+#include "oracle.h"
 
 #define ENOTSUPP 524
 
-static struct tc_oracle *orc;
+static struct oracle *orc;
 static unsigned int cases, diffs;
 
 static uint16_t fold(uint32_t sum)
@@ -130,17 +130,24 @@ static void cb_set(struct __sk_buff *s, uint32_t a, uint32_t b, uint32_t c,
 /* One case: compared with the kernel; headroom's result in @hr. */
 static void run(const char *prog, const void *pkt, uint32_t len,
 		const struct __sk_buff *ctx, const char *label,
-		struct tc_result *hr)
+		struct oracle_result *hr)
 {
-	int same = tc_check(orc, prog, pkt, len, ctx, label, hr);
+	struct oracle_case c = { .obj = "tc_skb_helpers.o",
+				 .prog = prog,
+				 .data = pkt,
+				 .size = len,
+				 .skb = ctx };
+	int ret = oracle_check(orc, &c, label);
+	bool same = ret == 1 || ret == ORACLE_REFUSED;
 
+	*hr = *oracle_headroom_result(orc);
 	cases++;
 	if (!same)
 		diffs++;
 	CHECK(same, "%s differs from the kernel", label);
 }
 
-static struct tc_result res;
+static struct oracle_result res;
 static uint8_t pkt[4096];
 
 static void test_load_bytes(void)
@@ -160,11 +167,11 @@ static void test_load_bytes(void)
 	cb_set(&s, 60, 0, 0, 0, 0);
 	run("tc_load_bytes", pkt, len, &s, "load_bytes past end", &res);
 	CHECK_EQ((int)res.retval, -EFAULT);
-	CHECK_EQ(res.ctx.cb[1], 0); /* buffer cleared on error */
+	CHECK_EQ(res.skb_out.cb[1], 0); /* buffer cleared on error */
 	cb_set(&s, 14, 0, 0, 0, 0);
 	run("tc_load_bytes", pkt, len, &s, "load_bytes ip", &res);
 	CHECK_EQ(res.retval, 0);
-	CHECK(!memcmp(&res.ctx.cb[1], pkt + 14, 16), "bytes");
+	CHECK(!memcmp(&res.skb_out.cb[1], pkt + 14, 16), "bytes");
 }
 
 static void test_store_bytes(void)
@@ -441,8 +448,8 @@ static void test_vlan(void)
 	run("tc_vlan", pkts[0], lens[0], &s, "vlan push push", &res);
 	CHECK_EQ(res.retval, 0);
 	CHECK_EQ(res.size_out, lens[0] + 4);
-	CHECK_EQ(res.ctx.cb[0], 1);
-	CHECK_EQ(res.ctx.cb[1], 5);
+	CHECK_EQ(res.skb_out.cb[0], 1);
+	CHECK_EQ(res.skb_out.cb[1], 5);
 	/* pop of a tagged packet takes the tag out. */
 	cb_set(&s, 0x3, 0, 0, 0, 0);
 	run("tc_vlan", pkts[1], lens[1], &s, "vlan pop", &res);
@@ -474,7 +481,7 @@ static void test_change_proto(void)
 	run("tc_change_proto", pkts[0], lens[0], &s, "change_proto 4to6", &res);
 	CHECK_EQ(res.retval, 0);
 	CHECK_EQ(res.size_out, lens[0] + 20);
-	CHECK_EQ(res.ctx.cb[2], 0xdd86);
+	CHECK_EQ(res.skb_out.cb[2], 0xdd86);
 }
 
 static void test_redirects(void)
@@ -543,10 +550,10 @@ int main(void)
 
 	if (!kernel)
 		fprintf(stderr, "no kernel oracle (%s): headroom only\n", why);
-	orc = tc_oracle_open("tc_skb_helpers.o", kernel);
-	CHECK(orc != NULL, "open");
+	CHECK_EQ(oracle_new(&orc), 0);
 	if (!orc)
 		return t_done();
+	oracle_set_headroom_only(orc, !kernel);
 	test_load_bytes();
 	test_store_bytes();
 	test_pull_data();
@@ -561,6 +568,6 @@ int main(void)
 	test_random();
 	printf("tc oracle: %u cases, %u differences%s\n", cases, diffs,
 	       kernel ? "" : " (headroom only)");
-	tc_oracle_close(orc);
+	oracle_free(orc);
 	return t_done();
 }

@@ -56,6 +56,7 @@ struct oracle {
 	unsigned int printed;
 	unsigned int print_limit;
 	int engine;
+	bool headroom_only;
 	struct oracle_result kres;
 	struct oracle_result hres;
 };
@@ -208,9 +209,11 @@ struct run_io {
 	void *data_out;
 	uint32_t data_size_out;
 	bool with_ctx;
-	/* Larger than struct xdp_md, for ctx_size_in tail-zero cases. */
-	uint8_t ctx_in[64];
+	/* Larger than the context, for ctx_size_in tail-zero cases. */
+	uint8_t ctx_in[sizeof(struct __sk_buff) + 64];
 	uint32_t ctx_size_in;
+	void *ctx_out; /* res->ctx_out (XDP) or res->skb_out (tc) */
+	uint32_t ctx_size_out;
 };
 
 static void prepare_io(const struct oracle_case *c, struct oracle_result *res,
@@ -225,6 +228,16 @@ static void prepare_io(const struct oracle_case *c, struct oracle_result *res,
 		io->data_out = res->out;
 		io->data_size_out = out_cap(c);
 	}
+	if (c->skb) {
+		io->with_ctx = true;
+		io->ctx_size_in = sizeof(*c->skb);
+		memcpy(io->ctx_in, c->skb, sizeof(*c->skb));
+		io->ctx_out = &res->skb_out;
+		io->ctx_size_out = sizeof(res->skb_out);
+		return;
+	}
+	io->ctx_out = &res->ctx_out;
+	io->ctx_size_out = sizeof(res->ctx_out);
 	io->ctx_size_in = c->ctx_size_in ? c->ctx_size_in : sizeof(ctx);
 	if (io->ctx_size_in > sizeof(io->ctx_in))
 		io->ctx_size_in = sizeof(io->ctx_in);
@@ -253,16 +266,16 @@ static void finish_io(const struct run_io *io, int err, uint32_t retval,
 }
 
 /* Into libbpf's or headroom's opts, whose fields have the same names. */
-#define APPLY_IO(t, io, res)                                       \
-	do {                                                       \
-		(t).data_out = (io).data_out;                      \
-		(t).data_size_out = (io).data_size_out;            \
-		if ((io).with_ctx) {                               \
-			(t).ctx_in = (io).ctx_in;                  \
-			(t).ctx_size_in = (io).ctx_size_in;        \
-			(t).ctx_out = &(res)->ctx_out;             \
-			(t).ctx_size_out = sizeof((res)->ctx_out); \
-		}                                                  \
+#define APPLY_IO(t, io, res)                                  \
+	do {                                                  \
+		(t).data_out = (io).data_out;                 \
+		(t).data_size_out = (io).data_size_out;       \
+		if ((io).with_ctx) {                          \
+			(t).ctx_in = (io).ctx_in;             \
+			(t).ctx_size_in = (io).ctx_size_in;   \
+			(t).ctx_out = (io).ctx_out;           \
+			(t).ctx_size_out = (io).ctx_size_out; \
+		}                                             \
 	} while (0)
 
 int oracle_run_kernel(struct oracle *o, const struct oracle_case *c,
@@ -339,7 +352,8 @@ static bool same(const struct oracle_case *c, const struct oracle_result *a,
 	if (a->err != b->err || a->retval != b->retval ||
 	    a->size_out != b->size_out || a->ctx_size_out != b->ctx_size_out)
 		return false;
-	if (memcmp(&a->ctx_out, &b->ctx_out, sizeof(a->ctx_out)))
+	if (memcmp(&a->ctx_out, &b->ctx_out, sizeof(a->ctx_out)) ||
+	    memcmp(&a->skb_out, &b->skb_out, sizeof(a->skb_out)))
 		return false;
 	return memcmp(a->out, b->out, n) == 0;
 }
@@ -356,8 +370,29 @@ static void print_bytes(const char *side, const uint8_t *buf, uint32_t from,
 	free(hex);
 }
 
-static void print_side(const char *side, const struct oracle_result *r)
+static void print_skb(const char *side, const struct __sk_buff *s)
 {
+	char hex[2 * sizeof(s->cb) + 1];
+
+	t_hex(s->cb, sizeof(s->cb), hex);
+	fprintf(stderr,
+		"  %s skb_out {mark %u priority %u tc_index %u tc_classid %u "
+		"hash %u cb %s}\n",
+		side, s->mark, s->priority, s->tc_index, s->tc_classid, s->hash,
+		hex);
+}
+
+static void print_side(const char *side, const struct oracle_result *r, bool tc)
+{
+	if (tc) {
+		fprintf(stderr,
+			"  %s: err %d retval %u (0x%x) size_out %u "
+			"ctx_size_out %u\n",
+			side, r->err, r->retval, r->retval, r->size_out,
+			r->ctx_size_out);
+		print_skb(side, &r->skb_out);
+		return;
+	}
 	fprintf(stderr,
 		"  %s: err %d retval %u (0x%x) size_out %u ctx_size_out %u "
 		"ctx_out {data_meta %u data %u data_end %u ingress %u "
@@ -377,8 +412,8 @@ static void print_diff(const struct oracle *o, const struct oracle_case *c,
 	fprintf(stderr, "DIFF %s: %s/%s size %u metalen %u engine %d\n", label,
 		c->obj, c->prog ? c->prog : "(first)", c->size, c->metalen,
 		o->engine);
-	print_side("kernel  ", k);
-	print_side("headroom", h);
+	print_side("kernel  ", k, c->skb);
+	print_side("headroom", h, c->skb);
 	n = nk > nh ? nk : nh;
 	if (n <= HEX_FULL_MAX) {
 		print_bytes("kernel  ", k->out, 0, nk);
@@ -404,6 +439,13 @@ int oracle_check(struct oracle *o, const struct oracle_case *c,
 {
 	int err;
 
+	if (o->headroom_only) {
+		err = oracle_run_headroom(o, c, &o->hres);
+		if (err)
+			fprintf(stderr, "oracle: %s: no program %s in %s\n",
+				label, c->prog ? c->prog : "(first)", c->obj);
+		return err ? err : 1;
+	}
 	err = oracle_run_kernel(o, c, &o->kres);
 	if (err == -EPERM) {
 		/* Not compared, and not counted as agreeing. */
@@ -450,4 +492,14 @@ unsigned int oracle_differences(const struct oracle *o)
 unsigned int oracle_refused(const struct oracle *o)
 {
 	return o->refused;
+}
+
+void oracle_set_headroom_only(struct oracle *o, bool headroom_only)
+{
+	o->headroom_only = headroom_only;
+}
+
+const struct oracle_result *oracle_headroom_result(const struct oracle *o)
+{
+	return &o->hres;
 }

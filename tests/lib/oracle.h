@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The kernel as oracle: one object, program, packet and metadata length
- * run through BPF_PROG_TEST_RUN in the live kernel and through
- * hr_prog_test_run, with every observable compared: the error code,
- * retval, data_size_out, the output bytes (from data_meta) and ctx_out.
- * On a difference both sides are printed in hex.
+ * The kernel as oracle, for XDP and tc test runs alike: one object,
+ * program, packet and context (XDP: metadata length or a struct xdp_md;
+ * tc: a struct __sk_buff) run through BPF_PROG_TEST_RUN in the live
+ * kernel and through hr_prog_test_run, with every observable compared:
+ * the error code, retval, data_size_out, the output bytes and ctx_out.
+ * On a difference both sides are printed in hex. Objects are opened once
+ * per oracle on each side; kernel_side.h loads the kernel's.
  */
 #ifndef HR_TESTS_ORACLE_H
 #define HR_TESTS_ORACLE_H
@@ -26,6 +28,7 @@ struct oracle_result {
 	uint32_t size_out;
 	uint32_t ctx_size_out;
 	struct xdp_md ctx_out;
+	struct __sk_buff skb_out; /* tc runs (oracle_case.skb) */
 	uint8_t out[ORACLE_OUT_MAX];
 };
 
@@ -44,6 +47,9 @@ struct oracle_case {
 	uint32_t ctx_size_in; /* 0: sizeof(struct xdp_md) */
 	uint32_t data_out_cap; /* 0: ORACLE_OUT_MAX */
 	bool no_data_out; /* pass data_out = NULL */
+	/* A tc run: this __sk_buff is ctx_in, and skb_out receives ctx_out
+	 * (the XDP fields above are then unused). */
+	const struct __sk_buff *skb;
 };
 
 /* A new oracle with no object opened yet; 0 or -errno. */
@@ -84,6 +90,12 @@ void oracle_set_engine(struct oracle *o, int engine);
 
 /* Sets how many differences are printed in full (default 20). */
 void oracle_set_print_limit(struct oracle *o, unsigned int n);
+/* Without a kernel: oracle_check() runs headroom only and counts the
+ * case as agreeing; the result is in oracle_headroom_result(). */
+void oracle_set_headroom_only(struct oracle *o, bool headroom_only);
+/* headroom's result of the last oracle_check() or oracle_run_headroom()
+ * through the oracle's own buffers. */
+const struct oracle_result *oracle_headroom_result(const struct oracle *o);
 
 /* The kernel's and headroom's loaded copies of @obj (opened on first
  * use), for comparing map contents; NULL when it cannot be loaded. */
