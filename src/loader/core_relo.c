@@ -911,16 +911,22 @@ int hr_core_resolve(const struct btf *local, const struct btf *targ,
 		goto out;
 	}
 	describe(&r->local, rec, res->desc, sizeof(res->desc));
-	ret = calc(rec->kind, &r->local, &r->lc);
-	if (ret) {
-		snprintf(why, whysz, "CO-RE relocation %s cannot be computed",
-			 res->desc);
-		goto out;
-	}
+	/*
+	 * The local id needs no candidate and no local value: it is the
+	 * record's own type id, not validated against the instruction since
+	 * linking objects renumbers the BTF the immediate was compiled for
+	 * (libbpf's bpf_core_calc_relo_insn does the same).
+	 */
 	if (rec->kind == HR_CORE_TYPE_ID_LOCAL) {
 		r->lc.val = r->tc.val = rec->type_id;
 		r->lc.validate = false;
 		set_res(res, rec->kind, &r->lc, &r->tc, true);
+		goto out;
+	}
+	ret = calc(rec->kind, &r->local, &r->lc);
+	if (ret) {
+		snprintf(why, whysz, "CO-RE relocation %s cannot be computed",
+			 res->desc);
 		goto out;
 	}
 	lt = btf__type_by_id(local, rec->type_id);
