@@ -108,6 +108,14 @@ const char *t_progs_dir(void)
 	return dir;
 }
 
+void t_prog_path(const char *name, char *path, size_t sz)
+{
+	if (name[0] == '/')
+		snprintf(path, sz, "%s", name);
+	else
+		snprintf(path, sz, "%s/%s", t_progs_dir(), name);
+}
+
 void t_hex(const void *buf, size_t len, char *out)
 {
 	static const char digits[] = "0123456789abcdef";

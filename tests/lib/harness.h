@@ -43,6 +43,10 @@ int t_skip(const char *why);
 /* Directory holding the built BPF objects ($BUILD/progs). */
 const char *t_progs_dir(void);
 
+/* The path of object @name: @name itself when absolute, else under
+ * t_progs_dir(). */
+void t_prog_path(const char *name, char *path, size_t sz);
+
 /* Lowercase hex of @len bytes into @out (2 * len + 1 bytes). */
 void t_hex(const void *buf, size_t len, char *out);
 

@@ -24,7 +24,7 @@ struct bpf_object *t_kopen(const char *name)
 	struct bpf_object *o;
 	char path[512];
 
-	snprintf(path, sizeof(path), "%s/%s", t_progs_dir(), name);
+	t_prog_path(name, path, sizeof(path));
 	o = bpf_object__open_file(path, NULL);
 	if (!o || libbpf_get_error(o)) {
 		CHECK(0, "kernel: open %s", path);
@@ -200,7 +200,7 @@ struct bpf_object *t_kload(const char *name, char *left_out, size_t sz,
 
 	if (left_out && sz)
 		left_out[0] = '\0';
-	snprintf(path, sizeof(path), "%s/%s", t_progs_dir(), name);
+	t_prog_path(name, path, sizeof(path));
 	kload_len = 0;
 	kload_out[0] = '\0';
 	e = kload_some(path, NULL, "", &o);

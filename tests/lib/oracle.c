@@ -34,7 +34,7 @@
 #define HEX_WINDOW 64
 
 struct oracle_obj {
-	char name[128];
+	char name[512];
 	struct bpf_object *kobj;
 	int kerr;
 	bool kopened;
@@ -118,7 +118,7 @@ static struct oracle_obj *get_obj(struct oracle *o, const char *name)
 
 static void obj_path(const char *name, char *path, size_t sz)
 {
-	snprintf(path, sz, "%s/%s", t_progs_dir(), name);
+	t_prog_path(name, path, sz);
 }
 
 /* The programs the host refuses for its kfunc restriction are left out

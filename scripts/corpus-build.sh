@@ -1,0 +1,46 @@
+#!/bin/sh
+# Builds a corpus of public XDP and tc programs for tests/progs/test_corpus.c:
+#   scripts/corpus-build.sh OUT_DIR SRC_DIR...
+# Each SRC_DIR is a checkout of a repository of BPF programs (xdp-tutorial,
+# bpf-examples, xdp-tools ...; clone them yourself: nothing of theirs is
+# kept in this tree). Every *kern*.c and *.bpf.c under it is
+# compiled with clang -target bpf against the repository's own headers;
+# the objects land flat in OUT_DIR as REPO__DIR__NAME.o. Then
+#   HEADROOM_CORPUS=OUT_DIR build/tests/test_corpus
+# runs each XDP and tc program in the kernel and in headroom.
+set -u
+[ $# -ge 2 ] || { echo "usage: $0 OUT_DIR SRC_DIR..." >&2; exit 2; }
+out=$1
+shift
+mkdir -p "$out" || exit 1
+arch_inc=/usr/include/$(uname -m)-linux-gnu
+# Programs written against vmlinux.h (xdp-tools' xdp-bench, say) get the
+# running kernel's, written by bpftool (Debian's bpftool) when it is here.
+inc=$out/.include
+mkdir -p "$inc"
+if [ ! -s "$inc/vmlinux.h" ] && command -v bpftool >/dev/null 2>&1; then
+	bpftool btf dump file /sys/kernel/btf/vmlinux format c \
+		>"$inc/vmlinux.h" 2>/dev/null || rm -f "$inc/vmlinux.h"
+fi
+built=0
+failed=0
+for src in "$@"; do
+	[ -d "$src" ] || { echo "$0: $src: not a directory" >&2; exit 2; }
+	repo=$(basename "$src")
+	for f in $(find "$src" \( -name '*kern*.c' \
+		-o -name '*.bpf.c' \) -not -path '*/libbpf/*' | sort); do
+		rel=${f#"$src"/}
+		name=$(echo "$repo/$rel" | sed 's#/#__#g; s#\.c$#.o#')
+		d=$(dirname "$f")
+		if clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -I"$d" \
+			-I"$src/headers" -I"$src/headers/bpf" -I"$src/include" \
+			-I"$src/lib" -I"$src/lib/util" -I"$inc" -I"$arch_inc" \
+			-c "$f" -o "$out/$name" 2>/dev/null; then
+			built=$((built + 1))
+		else
+			failed=$((failed + 1))
+			echo "not built: $repo/$rel"
+		fi
+	done
+done
+echo "corpus: $built objects in $out, $failed sources did not build"
