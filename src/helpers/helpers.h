@@ -91,6 +91,10 @@ extern const struct hr_helper hr_helper_skb_pull_data; /* 39 */
 extern const struct hr_helper hr_helper_skb_change_head; /* 43 */
 extern const struct hr_helper hr_helper_skb_adjust_room; /* 50 */
 
+/* What LD_ABS/LD_IND call in tc programs, byte, half and word
+ * (helpers_ld_abs.c, progs/ld_abs.h). */
+extern const hr_helper_fn hr_skb_ld_abs_fns[3];
+
 /* Perf events (helpers_perf.c): bpf_perf_event_output per context. */
 extern const struct hr_helper hr_helper_xdp_event_output; /* 25, XDP */
 extern const struct hr_helper hr_helper_skb_event_output; /* 25, tc */

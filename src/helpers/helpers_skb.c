@@ -82,6 +82,13 @@ uint8_t *hr_skb_mac_header(const struct hr_tc_ctx *c)
 	return c->hdr_init ? c->head + c->mac_header : c->data;
 }
 
+uint8_t *hr_skb_network_header(struct hr_run *run)
+{
+	struct hr_tc_ctx *c = tc_ctx(run);
+
+	return c->head + c->network_header;
+}
+
 static uint64_t ret_int(int v)
 {
 	return (uint64_t)(int64_t)v;

@@ -14,6 +14,11 @@ struct hr_tc_ctx;
 /* skb_mac_header(): data until a helper first moves the headers. */
 uint8_t *hr_skb_mac_header(const struct hr_tc_ctx *c);
 
+struct hr_run;
+/* skb_network_header() of the run's skb (after the Ethernet header until
+ * a helper moves it). */
+uint8_t *hr_skb_network_header(struct hr_run *run);
+
 /* 0, or -EFAULT past the packet (@to zeroed then). */
 int hr_skb_load_bytes(struct hr_tc_ctx *c, uint32_t off, void *to,
 		      uint32_t len);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "progs/prog.h"
+#include "progs/ld_abs.h"
 #include "vm/ctx_check.h"
 #include "vm/jit.h"
 #include "progs/prog_registry.h"
@@ -105,6 +106,9 @@ int hr_prog_finalize(struct hr_prog *prog, char *err, size_t errsz)
 		if (!prog->calls)
 			return -ENOMEM;
 	}
+	ret = hr_ld_abs_expand(prog, prog->type->ld_abs, err, errsz);
+	if (ret)
+		return ret;
 	ret = hr_prog_validate(prog->insns, prog->cnt, &bad_pc, &what);
 	if (ret) {
 		snprintf(err, errsz, "section '%s' insn %u: %s", prog->sec,

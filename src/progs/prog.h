@@ -50,6 +50,9 @@ struct hr_prog_type {
 	const struct hr_kfunc *(*kfunc)(const char *name);
 	const char *(*action_name)(uint64_t ret);
 	uint64_t abort_ret;
+	/* The byte, half and word loads LD_ABS/LD_IND become (ld_abs.h);
+	 * NULL where the kernel's may_access_skb() refuses them. */
+	const hr_helper_fn *ld_abs;
 };
 
 extern const struct hr_prog_type hr_prog_type_xdp;

@@ -120,4 +120,5 @@ const struct hr_prog_type hr_prog_type_tc = {
 	.kfunc = tc_kfunc,
 	.action_name = tc_action_name,
 	.abort_ret = TC_ACT_SHOT,
+	.ld_abs = hr_skb_ld_abs_fns,
 };
