@@ -33,7 +33,7 @@ LDFLAGS += -pthread $(SANFLAGS)
 # wiretap (with glib) for pcapng with per-packet options.
 PKG_LIBS := json-c yaml-0.1 glib-2.0
 CFLAGS  += $(shell pkg-config --cflags $(PKG_LIBS)) -I/usr/include/wireshark
-LDLIBS  += -lbpf -lelf -lz -lpcap -lm -lwiretap -lwsutil \
+LDLIBS  += -lxdp -lbpf -lelf -lz -lpcap -lm -lwiretap -lwsutil \
 	   $(shell pkg-config --libs $(PKG_LIBS))
 
 BPF_CFLAGS ?= -O2 -g -target bpf -Wall -Wno-unused-value \
@@ -41,7 +41,7 @@ BPF_CFLAGS ?= -O2 -g -target bpf -Wall -Wno-unused-value \
 
 # The library's layers, lowest first: a file includes headers of its own
 # layer or of lower ones only (tests/project/test_layers.sh, scripts/layers.allow).
-LAYERS    := util vm core dev progs maps helpers loader
+LAYERS    := util vm core dev progs maps helpers loader check
 LIB_SRCS  := $(wildcard $(addsuffix /*.c,$(addprefix src/,$(LAYERS))))
 CLI_SRCS  := $(filter-out src/cli/conformance_plugin.c,$(wildcard src/cli/*.c))
 # Tests and programs are grouped by the layer they test (tests/LAYER/,
@@ -128,6 +128,15 @@ $(BUILD)/progs/$(notdir $(1:.bpf.c=.o)): $(1) $$(wildcard progs/include/*.h)
 endef
 $(foreach p,$(PROG_SRCS),$(eval $(call prog_rule,$(p))))
 
+# The labelled verifier corpus (tests/verifier/, see docs/check.md): each
+# file a kernel-rejected program and its accepted twin, for test_check.
+VERIFIER_SRCS := $(wildcard tests/verifier/*.bpf.c)
+VERIFIER_OBJS := $(addprefix $(BUILD)/verifier/,$(notdir $(VERIFIER_SRCS:.bpf.c=.o)))
+all: $(VERIFIER_OBJS)
+$(BUILD)/verifier/%.o: tests/verifier/%.bpf.c tests/verifier/v.h $(wildcard progs/include/*.h)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
 # Programs that include another one's source.
 $(BUILD)/progs/jit_percpu.o $(BUILD)/progs/jit_percpu_hash.o \
 	$(BUILD)/progs/jit_lru_percpu.o: progs/bench/bench_lookup.bpf.c
@@ -148,10 +157,13 @@ COMPDIR    ?= $(PREFIX)/share/bash-completion/completions
 SHLIB      := $(BUILD)/libheadroom.so.$(VERSION)
 PIC_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
 DATA_PROGS := $(BUILD)/progs/xdp_demo.o $(BUILD)/progs/demo_rx.o \
-	      $(BUILD)/progs/demo_tc.o
+	      $(BUILD)/progs/demo_tc.o \
+	      $(addprefix $(BUILD)/progs/,bench_action.o bench_cpu.o \
+		bench_tc.o bench_rxhash.o bench_devmap.o bench_hints.o) $(BUILD)/progs/xsk_hints.o
 MAN_NAME_test    := run one XDP or tc program over packets, as BPF_PROG_TEST_RUN
 MAN_NAME_inspect := list what a BPF object holds and what headroom can run
 MAN_NAME_demo    := run the datapath on its built-in default
+MAN_NAME_bench   := packets a second through a pipeline, as xdp-bench
 MAN_PAGES  := $(BUILD)/man/headroom.1 \
 	      $(patsubst MAN_NAME_%,$(BUILD)/man/headroom-%.1,$(filter MAN_NAME_%,$(.VARIABLES)))
 
@@ -159,6 +171,8 @@ shared: $(SHLIB)
 
 # The data directory of the prefix, for a binary copied out of its tree.
 $(BUILD)/obj/src/cli/cmd_demo.o: CFLAGS += -DHR_DATADIR='"$(DATADIR)"'
+# The afxdp device's kernel program, installed there (xsk_hints.o).
+$(BUILD)/obj/src/dev/afxdp.o $(BUILD)/pic/src/dev/afxdp.o: CFLAGS += -DHR_DATADIR='"$(DATADIR)"'
 $(BUILD)/obj/src/cli/main.o: CFLAGS += -DHR_VERSION='"$(VERSION)"'
 
 $(BUILD)/pic/%.o: %.c

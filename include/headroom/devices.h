@@ -146,12 +146,142 @@ void hr_dev_veth_stats(struct hr_dev *dev, struct hr_veth_stats *out);
 struct hr_sink_opts {
 	size_t sz;
 	const char *pcap_path;
+	/* Or pcapng (classic pcap for a ".pcap" name) through libwiretap,
+	 * each packet with comments Wireshark shows (frame.comment): "hr-skb:
+	 * len N mark M priority P tc_index T tc_classid C hash H" and
+	 * "hr-meta: HEX" (the skb's metadata) for delivered skbs, "hr-xmit:
+	 * len N" and "hr-meta: HEX" for frames transmitted to the sink. */
+	const char *pcapng_path;
 };
 
 int hr_dev_sink_create(struct hr_datapath *dp, const char *name,
 		       const struct hr_sink_opts *opts, struct hr_dev **dev);
 /* Packets written to the sink's pcap file. */
 uint64_t hr_dev_sink_written(struct hr_dev *dev);
+
+/*
+ * Real interfaces (docs/real-interfaces.md). All three need root, or
+ * CAP_NET_ADMIN and CAP_NET_RAW (and CAP_BPF for afxdp's kernel program).
+ *
+ * afxdp: RX queues 0 .. nrxq - 1 of kernel interface @ifname through one
+ * AF_XDP socket each, sharing one UMEM made of the device's frames. A
+ * kernel program of headroom's (xsk_hints.o), device-bound where the
+ * driver implements the XDP metadata kfuncs, is attached (native mode,
+ * through a bpf_link: detached when the process ends, however it ends)
+ * and hands each frame over with the kernel's RX hints, which the user's
+ * program then reads through the same kfuncs: -ENODATA when the kernel
+ * had none for the packet, -EOPNOTSUPP when the driver has no such
+ * kfunc. Frames transmitted on the device leave through the sockets' TX
+ * rings. Multi-buffer frames (XDP_USE_SG) are refused (-EOPNOTSUPP).
+ */
+struct hr_afxdp_opts {
+	size_t sz;
+	unsigned int nrxq; /* 0: 1 */
+	uint32_t pool_frames; /* the UMEM, 4 KiB frames; 0: 4096 */
+	uint32_t ring_size; /* each ring, a power of 2; 0: 2048 */
+	/* 1: zero copy or fail; -1: copy mode; 0: zero copy where the
+	 * driver allows it, else copy. */
+	int zerocopy;
+	bool no_need_wakeup; /* no XDP_USE_NEED_WAKEUP */
+	bool busy_poll; /* SO_PREFER_BUSY_POLL, SO_BUSY_POLL 20 us */
+	bool skb_mode; /* the kernel program in generic XDP (no hints) */
+	bool frags; /* XDP_USE_SG: refused */
+	/* The kernel program; NULL: $HEADROOM_DATADIR/progs/xsk_hints.o or
+	 * the installed one. */
+	const char *kern_obj;
+};
+
+int hr_dev_afxdp_create(struct hr_datapath *dp, const char *name,
+			const char *ifname, const struct hr_afxdp_opts *opts,
+			struct hr_dev **dev);
+
+struct hr_afxdp_stats {
+	size_t sz;
+	bool bound; /* the kernel program is device-bound (has hints) */
+	bool zerocopy;
+	bool need_wakeup;
+	bool busy_poll;
+	/* The kernel program's counters: frames redirected to a socket,
+	 * passed for want of a socket on their queue, passed because the
+	 * metadata could not be written. */
+	uint64_t kern_redirect, kern_no_socket, kern_meta_err;
+	/* XDP_STATISTICS summed over the sockets. */
+	uint64_t rx_dropped, rx_invalid_descs, tx_invalid_descs;
+	uint64_t rx_ring_full, rx_fill_ring_empty, tx_ring_empty;
+	/* Frames put on TX rings, completed, copied in from another
+	 * device's pool; frames that came without our metadata. */
+	uint64_t tx_sent, tx_completed, tx_copied, rx_no_meta;
+};
+
+/* Fills what @st->sz covers; 0 or -errno. */
+int hr_dev_afxdp_stats(struct hr_dev *dev, struct hr_afxdp_stats *st);
+/* The kernel ifindex of the interface, or -EINVAL. */
+int hr_dev_afxdp_kernel_ifindex(const struct hr_dev *dev);
+
+/*
+ * afpacket: @ifname through AF_PACKET sockets, one TPACKET_V3 RX ring per
+ * queue joined in a PACKET_FANOUT_HASH group (the kernel spreads flows
+ * over the queues), transmit with sendmmsg(). Hints computed in software
+ * as the generator does: Toeplitz hash with the standard key over the
+ * addresses (and ports for TCP and UDP), its rss type, and the ring's
+ * receive timestamp (CLOCK_REALTIME ns).
+ */
+struct hr_afpacket_opts {
+	size_t sz;
+	unsigned int nrxq; /* 0: 1 */
+	uint32_t pool_frames; /* 0: 4096 */
+	uint32_t block_size; /* ring block, a multiple of 4096; 0: 1 MiB */
+	uint32_t block_count; /* 0: 8 */
+	/* Also see what the host itself sends on @ifname (PACKET_OUTGOING
+	 * is skipped by default, so headroom's own transmits do not come
+	 * back). */
+	bool outgoing;
+};
+
+int hr_dev_afpacket_create(struct hr_datapath *dp, const char *name,
+			   const char *ifname,
+			   const struct hr_afpacket_opts *opts,
+			   struct hr_dev **dev);
+
+struct hr_afpacket_stats {
+	size_t sz;
+	uint64_t tp_packets, tp_drops; /* PACKET_STATISTICS, all rings */
+	uint64_t tx_sent, tx_errors;
+};
+
+int hr_dev_afpacket_stats(struct hr_dev *dev, struct hr_afpacket_stats *st);
+
+/*
+ * tap: a TAP interface (/dev/net/tun, IFF_TAP | IFF_NO_PI, with
+ * IFF_VNET_HDR: offloaded checksums are completed and GSO packets
+ * refused as the kernel would see them) named @ifname, made here (or
+ * attached to when it exists), brought up. Frames transmitted on the
+ * device and skbs delivered to it (as a datapath device's stack) go into
+ * the kernel's network stack; what the kernel sends on the interface
+ * comes in as RX, so the device may be XDP's ingress too. The interface
+ * goes away with the device (or the process) unless it was persistent.
+ */
+struct hr_tap_opts {
+	size_t sz;
+	uint32_t pool_frames; /* 0: 4096 */
+	bool no_vnet_hdr; /* open without IFF_VNET_HDR */
+};
+
+int hr_dev_tap_create(struct hr_datapath *dp, const char *name,
+		      const char *ifname, const struct hr_tap_opts *opts,
+		      struct hr_dev **dev);
+
+struct hr_tap_stats {
+	size_t sz;
+	uint64_t rx_frames; /* read from the kernel */
+	uint64_t rx_gso_dropped; /* GSO frames we cannot split */
+	uint64_t tx_frames; /* written into the kernel */
+	uint64_t tx_errors;
+};
+
+int hr_dev_tap_stats(struct hr_dev *dev, struct hr_tap_stats *st);
+/* The file descriptor of the TAP queue (for poll), or -EINVAL. */
+int hr_dev_tap_fd(const struct hr_dev *dev);
 
 #ifdef __cplusplus
 }

@@ -174,6 +174,11 @@ static int64_t frame_index(const struct hr_pool *pool, const void *addr)
 	return (int64_t)((a - lo) / HR_FRAME_SIZE);
 }
 
+void *hr_pool_base(const struct hr_pool *pool)
+{
+	return pool->base;
+}
+
 static void *frame_addr(const struct hr_pool *pool, uint32_t idx)
 {
 	return pool->base + (size_t)idx * HR_FRAME_SIZE;

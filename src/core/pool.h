@@ -27,6 +27,10 @@ void hr_pool_put(struct hr_pool *pool, void *frame);
 bool hr_pool_owns(const struct hr_pool *pool, const void *frame);
 
 uint32_t hr_pool_size(const struct hr_pool *pool);
+/* The pool's one mapping: frame i is at base + i * HR_FRAME_SIZE, the
+ * whole hr_pool_size() * HR_FRAME_SIZE bytes page-aligned (an AF_XDP UMEM
+ * can be made of it). */
+void *hr_pool_base(const struct hr_pool *pool);
 /* Frames handed out and not yet returned. */
 uint32_t hr_pool_outstanding(const struct hr_pool *pool);
 
