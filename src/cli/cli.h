@@ -19,6 +19,10 @@
 
 int hr_cmd_test(int argc, char **argv);
 int hr_cmd_demo(int argc, char **argv);
+int hr_cmd_bench(int argc, char **argv);
+/* Where the built-in BPF programs are (beside the binary, installed, or
+ * $HEADROOM_DATADIR/progs); 0 or -1. */
+int hr_cli_progs_dir(char *buf, size_t sz);
 
 /* The datapath part of the demo: objects from @dir, @seconds of traffic at
  * @pps; 0 or -errno. */

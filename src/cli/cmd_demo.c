@@ -84,6 +84,12 @@ static int demo_progs_dir(char *buf, size_t sz)
 	return has_demo(buf) ? 0 : -1;
 }
 
+/* The same directory for the other commands' built-in programs. */
+int hr_cli_progs_dir(char *buf, size_t sz)
+{
+	return demo_progs_dir(buf, sz);
+}
+
 static void print_words(const uint8_t *meta, uint32_t len)
 {
 	uint32_t i, w;

@@ -27,6 +27,10 @@ static const char usage[] =
 	"               RX hints -> XDP -> cpumap -> tc -> sink, live\n"
 	"               statistics), then the demo program over built-in\n"
 	"               packets\n"
+	"  bench MODE [options]\n"
+	"               packets a second through a pipeline, as xdp-bench:\n"
+	"               drop, pass, tx, redirect, redirect-cpu, redirect-map,\n"
+	"               rxhash, meta\n"
 	"  help         this text ('headroom COMMAND --help' for a command)\n"
 	"  version      the version (also --version)\n"
 	"\n"
@@ -54,6 +58,8 @@ int main(int argc, char **argv)
 		return hr_cmd_test(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "inspect"))
 		return hr_cmd_inspect(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "bench"))
+		return hr_cmd_bench(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "demo"))
 		return hr_cmd_demo(argc - 1, argv + 1);
 	fprintf(stderr,
