@@ -5,6 +5,7 @@
  * its first byte (so indices past the end are met), and each line parsed
  * on its own as the reader does.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	struct hr_hint *hints = NULL, h;
 	size_t npkts = len ? data[0] : 0;
 	char path[64], *text, *line, *next;
+	char why[256];
+	bool has_index;
+	uint8_t have;
 	uint64_t index;
 	int fd;
 
@@ -35,8 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		memset(&h, 0, sizeof(h));
-		hr_hints_parse_line(line, &index, &h);
+		hr_hints_parse(line, &h, &has_index, &index, why, sizeof(why));
+		hr_hints_profile(line, &have, why, sizeof(why));
 	}
 	free(text);
 	return 0;

@@ -47,6 +47,29 @@ struct hr_test_run_opts {
 	 * at which instruction. */
 	int abort;
 	uint32_t abort_pc;
+	/* XDP: the RX hints the metadata kfuncs (bpf_xdp_metadata_rx_*)
+	 * answer from, as a device would give them; NULL: the program runs
+	 * bound to a device without hints (-EOPNOTSUPP). The kernel cannot
+	 * test-run device-bound programs at all: here headroom is the
+	 * device. */
+	const struct hr_test_hints *hints;
+};
+
+/* What a hint kfunc answers: -EOPNOTSUPP for a hint not in @supported
+ * (the driver lacks that kfunc), -ENODATA for one not in @present, else
+ * 0 and the values. */
+#define HR_TEST_HINT_TIMESTAMP (1u << 0)
+#define HR_TEST_HINT_HASH (1u << 1)
+#define HR_TEST_HINT_VLAN (1u << 2)
+
+struct hr_test_hints {
+	uint64_t timestamp;
+	uint32_t hash;
+	uint32_t rss_type; /* enum xdp_rss_hash_type */
+	uint16_t vlan_proto; /* network byte order, as the kfunc gives it */
+	uint16_t vlan_tci;
+	uint8_t present; /* HR_TEST_HINT_* */
+	uint8_t supported; /* HR_TEST_HINT_* */
 };
 
 /* 0 or -errno with the kernel's error codes for the same input. */

@@ -15,6 +15,23 @@ static void xdp_sync(void *priv, struct hr_run *run)
 	hr_xdp_ctx_hints(priv, run);
 }
 
+/* The public hints into the layout the kfuncs and the JIT read. */
+static void test_hints(struct hr_rx_hints *d, const struct hr_test_hints *h)
+{
+	_Static_assert(HR_TEST_HINT_TIMESTAMP == HR_RX_HINT_TIMESTAMP &&
+			       HR_TEST_HINT_HASH == HR_RX_HINT_HASH &&
+			       HR_TEST_HINT_VLAN == HR_RX_HINT_VLAN,
+		       "hint bits");
+	memset(d, 0, sizeof(*d));
+	d->timestamp = h->timestamp;
+	d->hash = h->hash;
+	d->hash_type = h->rss_type;
+	d->vlan_proto = h->vlan_proto;
+	d->vlan_tci = h->vlan_tci;
+	d->present = h->present & HR_RX_HINTS_ALL;
+	d->supported = h->supported & HR_RX_HINTS_ALL;
+}
+
 /* xdp_convert_md_to_buff: only lo (ifindex 1) exists for test runs. */
 static int xdp_md_to_buff(const struct xdp_md *md, struct hr_xdp_buff *xdp,
 			  struct hr_rxq_info *rxq)
@@ -124,6 +141,7 @@ int hr_xdp_test_run(struct hr_prog *prog, struct hr_test_run_opts *o)
 	uint32_t headroom = HR_XDP_PACKET_HEADROOM, meta_sz = 0;
 	uint32_t linear = o->data_size_in, max_sz, retval = 0, duration = 0;
 	struct hr_rxq_info rxq = { .meta_supported = true };
+	struct hr_rx_hints hints;
 	struct hr_xdp_buff xdp;
 	struct hr_xdp_ctx c;
 	struct hr_run *run;
@@ -166,6 +184,13 @@ int hr_xdp_test_run(struct hr_prog *prog, struct hr_test_run_opts *o)
 	hr_xdp_init_buff(&xdp, HR_FRAME_SIZE, &rxq);
 	hr_xdp_prepare_buff(&xdp, frame, headroom, linear, true);
 	xdp.hints = NULL;
+	if (HR_OPTS_GET(o, hints, NULL)) {
+		/* Hints given: bound to a device whose driver has the kfuncs
+		 * in @supported, reporting this packet's. */
+		test_hints(&hints, o->hints);
+		rxq.meta_ops = &hr_xdp_std_meta_ops;
+		xdp.hints = &hints;
+	}
 	ret = xdp_md_to_buff(&md, &xdp, &rxq);
 	if (ret)
 		goto out;

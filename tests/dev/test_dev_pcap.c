@@ -248,29 +248,50 @@ static void test_bad_hints(void)
 	HR_OPTS(hr_pcap_opts, o, .path = pcap, .hints_path = hints);
 	static const char *const bad[] = {
 		"{\"index\":1,\"hash\":-1}",
-		"{\"index\":1,\"hsh\":1}",
-		"{\"hash\":1}",
+		"{\"index\":1,\"rss_type\":3}",
 		"{\"index\":1,\"hash\":1",
 		"[1]",
 		"{\"index\":1,\"hash\":\"1\"}",
 		"{\"index\":1} x",
 		"{\"index\":1,\"vlan_tci\":65536}",
 		"{\"index\":1,\"hash\":4294967296}",
+		"{\"index\":1,\"hash\":1,\"rss_type\":\"L4_IPV4_TPC\"}",
+		"{\"index\":1,\"hash\":1.5}",
+		"{\"index\":-2}",
 	};
 	struct create_args a = { .o = &o };
 	struct hr_hint h;
+	bool has_index;
 	uint64_t idx;
 	unsigned int i;
-	char *text;
+	char *text, why[256];
 	int ret;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		CHECK(hr_hints_parse_line(bad[i], &idx, &h) != NULL, "%s",
-		      bad[i]);
-	CHECK(hr_hints_parse_line("{}", &idx, &h) != NULL, "no index");
-	CHECK(!hr_hints_parse_line("{\"index\":3}", &idx, &h), "ok");
+		CHECK(hr_hints_parse(bad[i], &h, &has_index, &idx, why,
+				     sizeof(why)) == -EINVAL,
+		      "%s", bad[i]);
+	CHECK(hr_hints_parse("{\"hsh\":1}", &h, &has_index, &idx, why,
+			     sizeof(why)) == -EINVAL &&
+		      strstr(why, "\"hsh\""),
+	      "the key named: %s", why);
+	CHECK_EQ(hr_hints_parse("{}", &h, &has_index, &idx, why, sizeof(why)),
+		 0);
+	CHECK(!has_index, "no index");
+	CHECK_EQ(hr_hints_parse("{\"index\":3}", &h, &has_index, &idx, why,
+				sizeof(why)),
+		 0);
+	CHECK(has_index, "index");
 	CHECK_EQ(idx, 3);
 	CHECK_EQ(h.have, 0);
+	CHECK_EQ(hr_hints_parse("{\"hash\":7,\"rss_type\":"
+				"\"XDP_RSS_TYPE_L4_IPV4_TCP\",\"vlan_tci\":5,"
+				"\"vlan_proto\":\"0x88a8\"}",
+				&h, &has_index, &idx, why, sizeof(why)),
+		 0);
+	CHECK_EQ(h.have, HR_HINT_HASH | HR_HINT_VLAN);
+	CHECK_EQ(h.rss_type, 0x19);
+	CHECK_EQ(h.vlan_proto, 0x88a8);
 
 	snprintf(pcap, sizeof(pcap), "%s/in.pcap", dir);
 	snprintf(hints, sizeof(hints), "%s/bad.jsonl", dir);
