@@ -142,6 +142,7 @@ $(BUILD)/progs/jit_percpu.o $(BUILD)/progs/jit_percpu_hash.o \
 	$(BUILD)/progs/jit_lru_percpu.o: progs/bench/bench_lookup.bpf.c
 $(BUILD)/progs/xdp_dynptr_nordwr.o: progs/helpers/xdp_dynptr.bpf.c
 $(BUILD)/progs/skb_meta_dynptr_nordwr.o: progs/helpers/skb_meta_dynptr.bpf.c
+$(BUILD)/progs/bench_cpu_hash.o: progs/bench/bench_cpu.bpf.c
 
 # Installation: PREFIX (/usr/local), DESTDIR for staging. The shared
 # library is built from position-independent objects of its own.
@@ -158,7 +159,7 @@ SHLIB      := $(BUILD)/libheadroom.so.$(VERSION)
 PIC_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
 DATA_PROGS := $(BUILD)/progs/xdp_demo.o $(BUILD)/progs/demo_rx.o \
 	      $(BUILD)/progs/demo_tc.o \
-	      $(addprefix $(BUILD)/progs/,bench_action.o bench_cpu.o \
+	      $(addprefix $(BUILD)/progs/,bench_action.o bench_cpu.o bench_cpu_hash.o \
 		bench_tc.o bench_rxhash.o bench_devmap.o bench_hints.o) $(BUILD)/progs/xsk_hints.o
 MAN_NAME_test    := run one XDP or tc program over packets, as BPF_PROG_TEST_RUN
 MAN_NAME_inspect := list what a BPF object holds and what headroom can run

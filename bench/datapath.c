@@ -1,19 +1,35 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench/datapath: packets a second through three headroom pipelines, each
- * beside the kernel doing the same job on this machine in the same run:
+ * bench/datapath: packets a second through headroom's pipelines, each
+ * beside the kernel doing the same job on this machine in the same run,
+ * with the same BPF objects (progs/bench/):
  *
- *   drop     generator -> XDP_DROP
- *            kernel: BPF_PROG_TEST_RUN live frames on lo, XDP_DROP
- *   veth-tx  generator -> bpf_redirect -> veth A -> B: XDP_TX -> A: DROP
- *            kernel: live frames on veth A (XDP_TX, sent to B) in a netns,
- *            B XDP_TX back to A, A XDP_DROP (counted)
- *   cpumap   generator -> bpf_redirect_map(cpumap, 1) -> worker/CPU 1
- *            builds skbs -> stack
- *            kernel: live frames on lo redirecting into a cpumap entry on
- *            CPU 1 (enqueue rate; the kthread's rate is not visible here)
+ *   drop        generator -> XDP_DROP
+ *               kernel: BPF_PROG_TEST_RUN live frames (BPF_F_TEST_XDP_
+ *               LIVE_FRAMES) on lo, XDP_DROP
+ *   veth-drop-F generator (F flows) -> bpf_redirect -> veth A => B: DROP
+ *               kernel: live frames on veth A in a netns of our own,
+ *               bench_inject giving F source ports and XDP_TX to B,
+ *               B drops and counts (per-CPU array)
+ *   veth-tx-F   ... => B: XDP_TX => A: DROP, counted on A
+ *   cpumap      generator -> cpumap entry on worker/CPU 1 -> cpumap
+ *               program counts into a per-CPU array and drops
+ *               kernel: live frames on lo into a cpumap entry on CPU 1
+ *               whose program counts on CPU 1: the DELIVERED rate, read
+ *               on the remote CPU, not the enqueue rate
+ *   meta, meta-base  generator with RX hints -> XDP: hints + 16 bytes of
+ *               metadata (bench_hints) or plain PASS (bench_action) ->
+ *               skb -> tc ingress reading the metadata (bench_tc)
+ *               kernel: veth B with the same XDP program (device-bound
+ *               for the kfuncs) and the same tc program, counting in tc
+ *   cpumap-pass headroom only: cpumap, the skb built on the remote worker
+ *               and delivered through tc there (counted by bench_tc)
  *
- * usage: bench/datapath [--count N] [--engine interp|jit] [--json]
+ * Each figure is the median of --runs runs (default 5) with min and max;
+ * the ratio is headroom / kernel of each run, its median, min and max.
+ *
+ * usage: bench/datapath [--count N] [--runs N] [--engine interp|jit]
+ *        [--only NAME[,NAME]] [--json]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,28 +41,41 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <json-c/json.h>
 #include <linux/if_link.h>
 #include <net/if.h>
 
 #include <headroom/headroom.h>
+#include <headroom/cpumap.h>
 #include <headroom/datapath.h>
 #include <headroom/devices.h>
 
 #include "../tests/lib/harness.h"
+#include "progs/prog_registry.h"
 
-struct result {
+#define MAX_RUNS 31
+
+#ifndef BPF_F_XDP_DEV_BOUND_ONLY
+#define BPF_F_XDP_DEV_BOUND_ONLY (1U << 6) /* uapi linux/bpf.h, 6.3 */
+#endif
+
+struct pipeline {
 	const char *name;
-	double hr_mpps;
-	double k_mpps;
-	uint64_t hr_done; /* packets that completed the pipeline */
-	const char *note;
+	uint32_t flows;
+	void (*hr)(struct pipeline *p, double *mpps, double *busy);
+	double (*k)(struct pipeline *p);
+	const char *k_note;
+	double hr_mpps[MAX_RUNS], k_mpps[MAX_RUNS], busy[MAX_RUNS];
+	int n;
 };
 
 static enum hr_engine engine = HR_ENGINE_DEFAULT;
 static uint64_t count = 2000000;
+static bool kernel;
 
-/* 64-byte IPv4 UDP frame. */
+/* 64-byte IPv4 UDP frame, the kernel's live frames. */
 static const uint8_t pkt[64] = {
 	0x02, 0, 0,   0,  0, 2, 0x02, 0,    0,	0,  0, 1,  0x08, 0x00,
 	0x45, 0, 0,   50, 0, 0, 0x40, 0,    64, 17, 0, 0,  198,	 18,
@@ -61,52 +90,62 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static struct hr_object *open_obj(const char *name)
+static void die(const char *what)
 {
+	fprintf(stderr, "bench/datapath: %s\n", what);
+	exit(1);
+}
+
+/* ---- headroom side ---------------------------------------------------- */
+
+static struct hr_object *open_obj(const char *name, const char *g0,
+				  const char *g1)
+{
+	const char *globals[2] = { g0, g1 };
 	char path[4096], err[512] = "";
 	struct hr_object *obj;
 	HR_OPTS(hr_object_open_opts, o, .errbuf = err, .errbuf_sz = sizeof(err),
-		.ncpus = 2);
+		.ncpus = 2, .globals = globals,
+		.globals_cnt = g1 ? 2 :
+			       g0 ? 1 :
+				    0);
 
 	snprintf(path, sizeof(path), "%s/%s", t_progs_dir(), name);
-	if (hr_object_open(path, &o, &obj)) {
-		fprintf(stderr, "bench: %s\n", err);
-		exit(1);
-	}
+	if (hr_object_open(path, &o, &obj))
+		die(err);
 	return obj;
 }
 
-static void set_u32(struct hr_object *obj, const char *map, uint32_t key,
-		    uint32_t val)
+static struct hr_prog *prog_of(struct hr_object *o, const char *name)
 {
-	if (hr_map_update_elem(hr_object_find_map(obj, map), &key, &val, 0)) {
-		fprintf(stderr, "bench: cannot set %s[%u]\n", map, key);
-		exit(1);
-	}
+	struct hr_prog *p = hr_object_find_prog(o, name);
+
+	if (!p)
+		die("program missing");
+	return p;
 }
 
-static struct hr_datapath *new_dp(unsigned int nworkers)
+static struct hr_datapath *new_dp(void)
 {
 	struct hr_datapath *dp;
-	HR_OPTS(hr_datapath_opts, o, .nworkers = nworkers, .engine = engine);
+	HR_OPTS(hr_datapath_opts, o, .nworkers = 2, .engine = engine);
 
-	if (hr_dp_create(&o, &dp)) {
-		fprintf(stderr, "bench: cannot create the datapath\n");
-		exit(1);
-	}
+	if (hr_dp_create(&o, &dp))
+		die("cannot create the datapath");
 	return dp;
 }
 
-static struct hr_dev *new_gen(struct hr_datapath *dp)
+static struct hr_dev *new_gen(struct hr_datapath *dp, uint32_t flows)
 {
 	struct hr_dev *gen;
-	HR_OPTS(hr_gen_opts, o, .count = count, .pkt_size = 60, .flows = 64,
-		.src_port_min = 1000, .src_port_max = 1063);
+	HR_OPTS(hr_gen_opts, o, .count = count, .pkt_size = 60,
+		.flows = flows ? flows : 64, .src_port_min = 1024,
+		.src_port_max = (uint16_t)(1024 + (flows ? flows : 64) - 1));
 
-	if (hr_dev_gen_create(dp, "gen0", &o, &gen)) {
-		fprintf(stderr, "bench: cannot create the generator\n");
-		exit(1);
-	}
+	if (hr_dev_gen_create(dp, "gen0", &o, &gen))
+		die("cannot create the generator");
+	if (hr_dp_assign_queue(dp, gen, 0, 0))
+		die("cannot assign the generator's queue");
 	return gen;
 }
 
@@ -120,106 +159,284 @@ static struct hr_dev_counters counters(struct hr_dev *dev)
 	return c;
 }
 
-/* Runs until the generator is done and all queues are empty. */
-static double run_timed(struct hr_datapath *dp, bool threads)
+static uint64_t percpu_sum(struct hr_map *m, uint32_t key)
 {
-	double t0;
+	uint64_t v[16] = { 0 }, s = 0;
+	uint32_t i, n = hr_map_user_value_size(m) / 8;
 
-	if (threads && hr_dp_start(dp)) {
-		fprintf(stderr, "bench: cannot start workers\n");
-		exit(1);
-	}
+	if (n > 16 || hr_map_lookup_elem(m, &key, v))
+		return 0;
+	for (i = 0; i < n; i++)
+		s += v[i];
+	return s;
+}
+
+/* Runs until the generator is done and all queues are empty; seconds.
+ * @busy: the share of worker 0's poll rounds that found work. */
+static double run_timed(struct hr_datapath *dp, double *busy)
+{
+	double t0, t;
+
+	if (hr_dp_start(dp))
+		die("cannot start workers");
 	t0 = now_s();
 	if (hr_dp_run_until_idle(dp, 120000))
 		fprintf(stderr, "bench: pipeline did not drain in 120 s\n");
-	return now_s() - t0;
+	t = now_s() - t0;
+	hr_dp_stop(dp);
+	if (busy)
+		*busy = 0;
+	return t;
 }
 
-static void hr_drop(struct result *r)
+static void hr_drop(struct pipeline *p, double *mpps, double *busy)
 {
-	struct hr_datapath *dp = new_dp(1);
-	struct hr_object *v = open_obj("dev_verdict.o");
-	struct hr_dev *gen = new_gen(dp);
+	struct hr_datapath *dp = new_dp();
+	struct hr_object *v = open_obj("bench_action.o", "action=1", NULL);
+	struct hr_dev *gen = new_gen(dp, 64);
 	double t;
 
-	set_u32(v, "cfg", 0, 1 /* XDP_DROP */);
-	hr_dev_attach_xdp(gen, hr_object_find_prog(v, NULL));
-	hr_dp_assign_queue(dp, gen, 0, 0);
+	hr_dev_attach_xdp(gen, prog_of(v, NULL));
 	hr_dev_open(gen);
-	t = run_timed(dp, false);
-	r->hr_done = counters(gen).xdp_drop;
-	r->hr_mpps = (double)r->hr_done / t / 1e6;
+	t = run_timed(dp, busy);
+	*mpps = (double)counters(gen).xdp_drop / t / 1e6;
 	hr_dp_destroy(dp);
 	hr_object_close(v);
 }
 
-static void hr_veth_tx(struct result *r)
+/* gen -> veth A => B (DROP or TX); TX comes back to A, which drops. */
+static void hr_veth(struct pipeline *p, double *mpps, double *busy, bool tx)
 {
-	struct hr_datapath *dp = new_dp(2);
-	struct hr_object *redir = open_obj("dev_redirect.o");
-	struct hr_object *va = open_obj("dev_verdict.o");
-	struct hr_object *vb = open_obj("dev_verdict.o");
-	struct hr_dev *gen = new_gen(dp), *a, *b;
+	struct hr_datapath *dp = new_dp();
+	struct hr_dev *gen = new_gen(dp, p->flows), *a, *b;
 	HR_OPTS(hr_veth_opts, vo, .mtu = 1500);
+	struct hr_object *redir, *va, *vb;
+	char g[48];
 	double t;
 
-	if (hr_dev_veth_create_pair(dp, "veth0", "veth1", &vo, &a, &b)) {
-		fprintf(stderr, "bench: cannot create the veth pair\n");
-		exit(1);
-	}
-	set_u32(redir, "cfg", 0, hr_dev_ifindex(a));
-	set_u32(va, "cfg", 0, 1 /* XDP_DROP */);
-	set_u32(vb, "cfg", 0, 3 /* XDP_TX */);
-	hr_dev_attach_xdp(gen, hr_object_find_prog(redir, NULL));
-	hr_dev_attach_xdp(a, hr_object_find_prog(va, NULL));
-	hr_dev_attach_xdp(b, hr_object_find_prog(vb, NULL));
-	hr_dp_assign_queue(dp, gen, 0, 0);
+	if (hr_dev_veth_create_pair(dp, "veth0", "veth1", &vo, &a, &b))
+		die("cannot create the veth pair");
+	snprintf(g, sizeof(g), "redirect_ifindex=%u", hr_dev_ifindex(a));
+	redir = open_obj("bench_action.o", "action=4", g);
+	va = open_obj("bench_action.o", "action=1", NULL);
+	vb = open_obj("bench_action.o", tx ? "action=3" : "action=1",
+		      tx ? "touch=1" : NULL);
+	hr_dev_attach_xdp(gen, prog_of(redir, NULL));
+	hr_dev_attach_xdp(a, prog_of(va, NULL));
+	hr_dev_attach_xdp(b, prog_of(vb, NULL));
 	hr_dp_assign_queue(dp, a, 0, 0);
 	hr_dp_assign_queue(dp, b, 0, 1);
 	hr_dev_open(gen);
 	hr_dev_open(a);
 	hr_dev_open(b);
-	t = run_timed(dp, true);
-	hr_dp_stop(dp);
-	r->hr_done = counters(b).xdp_tx;
-	r->hr_mpps = (double)r->hr_done / t / 1e6;
+	t = run_timed(dp, busy);
+	*mpps = (double)(tx ? counters(a).xdp_drop : counters(b).xdp_drop) / t /
+		1e6;
 	hr_dp_destroy(dp);
 	hr_object_close(redir);
 	hr_object_close(va);
 	hr_object_close(vb);
 }
 
-static void hr_cpumap(struct result *r)
+static void hr_veth_drop(struct pipeline *p, double *mpps, double *busy)
 {
-	struct hr_datapath *dp = new_dp(2);
-	struct hr_object *cm = open_obj("bench_cpumap.o");
-	struct hr_dev *gen = new_gen(dp), *sink;
-	double t;
-
-	if (hr_dev_sink_create(dp, "sink0", NULL, &sink)) {
-		fprintf(stderr, "bench: cannot create the sink\n");
-		exit(1);
-	}
-	set_u32(cm, "cpu_map", 1, 2048);
-	hr_dev_attach_xdp(gen, hr_object_find_prog(cm, NULL));
-	hr_dev_set_stack(gen, sink);
-	hr_dp_assign_queue(dp, gen, 0, 0);
-	hr_dev_open(gen);
-	hr_dev_open(sink);
-	t = run_timed(dp, true);
-	hr_dp_stop(dp);
-	r->hr_done = counters(gen).delivered;
-	r->hr_mpps = (double)r->hr_done / t / 1e6;
-	hr_dp_destroy(dp);
-	hr_object_close(cm);
+	hr_veth(p, mpps, busy, false);
 }
 
-/* The kernel side: live-frames test runs of @prog_fd on @ifindex. */
+static void hr_veth_tx(struct pipeline *p, double *mpps, double *busy)
+{
+	hr_veth(p, mpps, busy, true);
+}
+
+struct cpumap_val {
+	uint32_t qsize;
+	uint32_t prog_fd;
+};
+
+static void hr_cpumap_run(struct pipeline *p, double *mpps, double *busy,
+			  bool pass)
+{
+	struct hr_datapath *dp = new_dp();
+	struct hr_object *cm =
+		open_obj("bench_cpu.o", "ncpus=1",
+			 pass ? "remote_action=2" : "remote_action=1");
+	struct hr_object *tc = pass ? open_obj("bench_tc.o", NULL, NULL) : NULL;
+	struct hr_dev *gen = new_gen(dp, 64), *sink;
+	struct cpumap_val v = { 2048, 0 };
+	uint32_t key = 1, zero = 0;
+	double t;
+
+	if (hr_dev_sink_create(dp, "sink0", NULL, &sink))
+		die("cannot create the sink");
+	v.prog_fd = (uint32_t)hr_prog_fd(prog_of(cm, "bench_cpu_remote"));
+	if (hr_map_update_elem(hr_object_find_map(cm, "cpu_map"), &key, &v,
+			       0) ||
+	    hr_map_update_elem(hr_object_find_map(cm, "cpus_available"), &zero,
+			       &key, 0))
+		die("cannot fill the cpumap");
+	hr_dev_attach_xdp(gen, prog_of(cm, "bench_cpu_rx"));
+	if (tc)
+		hr_dev_attach_tc(gen, prog_of(tc, NULL));
+	hr_dev_set_stack(gen, sink);
+	hr_dev_open(gen);
+	hr_dev_open(sink);
+	t = run_timed(dp, busy);
+	*mpps = (double)(pass ? percpu_sum(hr_object_find_map(tc, "tc_seen"),
+					   0) :
+				percpu_sum(hr_object_find_map(cm,
+							      "remote_seen"),
+					   0)) /
+		t / 1e6;
+	hr_dp_destroy(dp);
+	hr_object_close(cm);
+	hr_object_close(tc);
+}
+
+static void hr_cpumap(struct pipeline *p, double *mpps, double *busy)
+{
+	hr_cpumap_run(p, mpps, busy, false);
+}
+
+static void hr_cpumap_pass(struct pipeline *p, double *mpps, double *busy)
+{
+	hr_cpumap_run(p, mpps, busy, true);
+}
+
+/* gen -> XDP (hints + metadata, or plain PASS) -> skb -> tc -> sink. */
+static void hr_meta_run(struct pipeline *p, double *mpps, double *busy,
+			bool meta)
+{
+	struct hr_datapath *dp = new_dp();
+	struct hr_object *x =
+		meta ? open_obj("bench_hints.o", NULL, NULL) :
+		       open_obj("bench_action.o", "action=2", NULL);
+	struct hr_object *tc = open_obj("bench_tc.o", NULL, NULL);
+	struct hr_dev *gen = new_gen(dp, 64), *sink;
+	double t;
+
+	if (hr_dev_sink_create(dp, "sink0", NULL, &sink))
+		die("cannot create the sink");
+	hr_dev_attach_xdp(gen, prog_of(x, NULL));
+	hr_dev_attach_tc(gen, prog_of(tc, NULL));
+	hr_dev_set_stack(gen, sink);
+	hr_dev_open(gen);
+	hr_dev_open(sink);
+	t = run_timed(dp, busy);
+	*mpps = (double)percpu_sum(hr_object_find_map(tc, "tc_seen"),
+				   meta ? 1 : 0) /
+		t / 1e6;
+	hr_dp_destroy(dp);
+	hr_object_close(x);
+	hr_object_close(tc);
+}
+
+static void hr_meta(struct pipeline *p, double *mpps, double *busy)
+{
+	hr_meta_run(p, mpps, busy, true);
+}
+
+static void hr_meta_base(struct pipeline *p, double *mpps, double *busy)
+{
+	hr_meta_run(p, mpps, busy, false);
+}
+
+/* ---- kernel side ------------------------------------------------------ */
+
+/* Sets .rodata variable @name of the opened (not loaded) @obj. */
+static int k_rodata(struct bpf_object *obj, const char *name, uint32_t val)
+{
+	struct btf *btf = bpf_object__btf(obj);
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *sec, *var;
+	struct bpf_map *map;
+	size_t sz;
+	int id, i;
+	char *data;
+
+	id = btf ? btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC) :
+		   -1;
+	if (id < 0)
+		return -ENOENT;
+	sec = btf__type_by_id(btf, (uint32_t)id);
+	bpf_object__for_each_map(map, obj) if (strstr(bpf_map__name(map),
+						      ".rodata")) break;
+	if (!map)
+		return -ENOENT;
+	/* The skeleton's way: the loader copies this buffer at load. */
+	data = (char *)bpf_map__initial_value(map, &sz);
+	vs = btf_var_secinfos(sec);
+	for (i = 0; i < btf_vlen(sec); i++, vs++) {
+		var = btf__type_by_id(btf, vs->type);
+		if (strcmp(btf__name_by_offset(btf, var->name_off), name))
+			continue;
+		if (!data || vs->offset + 4 > sz)
+			return -EINVAL;
+		memcpy(data + vs->offset, &val, 4);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* Opens @name, sets up to two .rodata values, optionally binds program
+ * @bound to @ifindex (device-bound, for the kfuncs), loads. */
+static struct bpf_object *k_open(const char *name, const char *v0, uint32_t x0,
+				 const char *v1, uint32_t x1, int bound_ifindex)
+{
+	char path[4096];
+	struct bpf_object *obj;
+	struct bpf_program *prog;
+
+	snprintf(path, sizeof(path), "%s/%s", t_progs_dir(), name);
+	obj = bpf_object__open_file(path, NULL);
+	if (!obj)
+		return NULL;
+	if ((v0 && k_rodata(obj, v0, x0)) || (v1 && k_rodata(obj, v1, x1)))
+		goto fail;
+	if (bound_ifindex)
+		bpf_object__for_each_program(prog, obj)
+		{
+			bpf_program__set_ifindex(prog, (__u32)bound_ifindex);
+			bpf_program__set_flags(prog, BPF_F_XDP_DEV_BOUND_ONLY);
+		}
+	if (bpf_object__load(obj))
+		goto fail;
+	return obj;
+fail:
+	fprintf(stderr, "bench: kernel cannot load %s\n", name);
+	bpf_object__close(obj);
+	return NULL;
+}
+
+static int k_prog(struct bpf_object *obj, const char *name)
+{
+	struct bpf_program *p =
+		name ? bpf_object__find_program_by_name(obj, name) :
+		       bpf_object__next_program(obj, NULL);
+
+	return p ? bpf_program__fd(p) : -1;
+}
+
+static uint64_t k_percpu_sum(struct bpf_object *obj, const char *map,
+			     uint32_t key)
+{
+	uint64_t vals[256], s = 0;
+	int ncpu = libbpf_num_possible_cpus(), i;
+
+	if (ncpu <= 0 || ncpu > 256 ||
+	    bpf_map_lookup_elem(bpf_object__find_map_fd_by_name(obj, map), &key,
+				vals))
+		return 0;
+	for (i = 0; i < ncpu; i++)
+		s += vals[i];
+	return s;
+}
+
+/* Live-frames test run of @prog_fd on @ifindex; seconds it took. */
 static double k_live(int prog_fd, int ifindex)
 {
 	struct xdp_md ctx = { .data_end = sizeof(pkt),
 			      .ingress_ifindex = (uint32_t)ifindex };
-	double t0, t;
+	double t0;
 	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt,
 		    .data_size_in = sizeof(pkt), .ctx_in = &ctx,
 		    .ctx_size_in = sizeof(ctx), .repeat = (uint32_t)count,
@@ -231,67 +448,71 @@ static double k_live(int prog_fd, int ifindex)
 			strerror(errno));
 		return 0;
 	}
-	t = now_s() - t0;
-	return (double)count / t / 1e6;
+	return now_s() - t0;
 }
 
-static struct bpf_object *k_open(const char *name)
+static double k_drop(struct pipeline *p)
 {
-	char path[4096];
-	struct bpf_object *obj;
-
-	snprintf(path, sizeof(path), "%s/%s", t_progs_dir(), name);
-	obj = bpf_object__open_file(path, NULL);
-	if (!obj || bpf_object__load(obj)) {
-		fprintf(stderr, "bench: kernel cannot load %s\n", name);
-		return NULL;
-	}
-	return obj;
-}
-
-static int k_prog(struct bpf_object *obj)
-{
-	return bpf_program__fd(bpf_object__next_program(obj, NULL));
-}
-
-static void k_set(struct bpf_object *obj, const char *map, uint32_t key,
-		  uint32_t val)
-{
-	bpf_map_update_elem(bpf_object__find_map_fd_by_name(obj, map), &key,
-			    &val, 0);
-}
-
-static void k_drop(struct result *r)
-{
-	struct bpf_object *v = k_open("dev_verdict.o");
+	struct bpf_object *v =
+		k_open("bench_action.o", "action", 1, NULL, 0, 0);
+	double t;
 
 	if (!v)
-		return;
-	k_set(v, "cfg", 0, 1);
-	r->k_mpps = k_live(k_prog(v), 1);
+		return 0;
+	t = k_live(k_prog(v, NULL), 1);
 	bpf_object__close(v);
+	return t > 0 ? (double)count / t / 1e6 : 0;
 }
 
-static void k_cpumap(struct result *r)
+/* Delivered on the remote CPU: the cpumap program counts there. The
+ * kthread may still be busy when the test run returns, so the time runs
+ * until its count stops moving. */
+static double k_cpumap(struct pipeline *p)
 {
-	struct bpf_object *cm = k_open("bench_cpumap.o");
+	struct bpf_object *cm =
+		k_open("bench_cpu.o", "ncpus", 1, "remote_action", 1, 0);
+	struct cpumap_val v = { 2048, 0 };
+	uint32_t key = 1, zero = 0;
+	uint64_t n = 0, last;
+	double t0, t;
 
 	if (!cm)
-		return;
-	k_set(cm, "cpu_map", 1, 2048);
-	r->k_mpps = k_live(k_prog(cm), 1);
+		return 0;
+	v.prog_fd = (uint32_t)k_prog(cm, "bench_cpu_remote");
+	if (bpf_map_update_elem(bpf_object__find_map_fd_by_name(cm, "cpu_map"),
+				&key, &v, 0) ||
+	    bpf_map_update_elem(
+		    bpf_object__find_map_fd_by_name(cm, "cpus_available"),
+		    &zero, &key, 0)) {
+		bpf_object__close(cm);
+		return 0;
+	}
+	t0 = now_s();
+	k_live(k_prog(cm, "bench_cpu_rx"), 1);
+	do {
+		last = n;
+		t = now_s();
+		usleep(2000);
+		n = k_percpu_sum(cm, "remote_seen", 0);
+	} while (n != last);
 	bpf_object__close(cm);
+	return (double)n / (t - t0) / 1e6;
 }
 
-/* In a child, inside a netns with a veth pair: the kernel's veth XDP_TX
- * pipeline; writes the completed rate to @fd. */
-static void k_veth_child(const char *ns, int fd)
+enum k_veth_kind { KV_DROP, KV_TX, KV_META, KV_META_BASE };
+
+/* In a child inside netns @ns: the kernel's veth pipelines; writes the
+ * rate to @fd. */
+static void k_veth_child(const char *ns, enum k_veth_kind kind, uint32_t flows,
+			 int fd)
 {
-	struct bpf_object *inj, *va, *vb;
+	struct bpf_object *inj = NULL, *va = NULL, *vb = NULL, *tc = NULL;
 	char path[256];
-	int nsfd, ia, ib, key = 0, ncpu;
+	int nsfd, ia, ib;
 	double t0, t, mpps = 0;
-	uint64_t done = 0, vals[256];
+	uint64_t done = 0, last;
+	LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_INGRESS);
+	LIBBPF_OPTS(bpf_tc_opts, tco, .handle = 1, .priority = 1);
 
 	snprintf(path, sizeof(path), "/var/run/netns/%s", ns);
 	nsfd = open(path, O_RDONLY);
@@ -299,137 +520,309 @@ static void k_veth_child(const char *ns, int fd)
 		goto out;
 	ia = (int)if_nametoindex("hrbA");
 	ib = (int)if_nametoindex("hrbB");
-	inj = k_open("dev_verdict.o");
-	va = k_open("bench_count.o");
-	vb = k_open("dev_verdict.o");
-	if (!ia || !ib || !inj || !va || !vb)
+	if (!ia || !ib)
 		goto out;
-	k_set(inj, "cfg", 0, 3);
-	k_set(va, "cfg", 0, 1);
-	k_set(vb, "cfg", 0, 3);
-	if (bpf_xdp_attach(ia, k_prog(va), XDP_FLAGS_DRV_MODE, NULL) ||
-	    bpf_xdp_attach(ib, k_prog(vb), XDP_FLAGS_DRV_MODE, NULL))
+	inj = k_open("bench_inject.o", "flows", flows, NULL, 0, 0);
+	va = k_open("bench_action.o", "action", 1, NULL, 0, 0);
+	if (kind == KV_META)
+		vb = k_open("bench_hints.o", NULL, 0, NULL, 0, ib);
+	else
+		vb = k_open("bench_action.o", "action",
+			    kind == KV_TX   ? 3 :
+			    kind == KV_DROP ? 1 :
+					      2,
+			    "touch", kind == KV_TX, 0);
+	if (!inj || !va || !vb)
+		goto out;
+	if (kind == KV_META || kind == KV_META_BASE) {
+		tc = k_open("bench_tc.o", NULL, 0, NULL, 0, 0);
+		hook.ifindex = ib;
+		tco.prog_fd = tc ? k_prog(tc, NULL) : -1;
+		bpf_tc_hook_create(&hook);
+		if (!tc || bpf_tc_attach(&hook, &tco))
+			goto out;
+	}
+	if (bpf_xdp_attach(ia, k_prog(va, NULL), XDP_FLAGS_DRV_MODE, NULL) ||
+	    bpf_xdp_attach(ib, k_prog(vb, NULL), XDP_FLAGS_DRV_MODE, NULL))
 		goto out;
 	t0 = now_s();
-	k_live(k_prog(inj), ia);
-	usleep(200000); /* let the NAPIs drain */
-	t = now_s() - t0 - 0.2;
-	ncpu = libbpf_num_possible_cpus();
-	if (ncpu > 0 && ncpu <= 256 &&
-	    !bpf_map_lookup_elem(bpf_object__find_map_fd_by_name(va, "cnt"),
-				 &key, vals))
-		for (int i = 0; i < ncpu; i++)
-			done += vals[i];
-	mpps = (double)done / t / 1e6;
+	k_live(k_prog(inj, NULL), ia);
+	/* Until the NAPIs (and the stack) have drained. */
+	do {
+		last = done;
+		t = now_s();
+		usleep(5000);
+		if (kind == KV_DROP)
+			done = k_percpu_sum(vb, "bench_runs", 0);
+		else if (kind == KV_TX)
+			done = k_percpu_sum(va, "bench_runs", 0);
+		else
+			done = k_percpu_sum(tc, "tc_seen", 0);
+	} while (done != last);
+	mpps = (double)done / (t - t0) / 1e6;
 out:
 	if (write(fd, &mpps, sizeof(mpps)) != sizeof(mpps))
 		_exit(1);
 	_exit(0);
 }
 
+static char netns[64];
+
 static int sh(const char *cmd)
 {
 	return system(cmd);
 }
 
-static void k_veth_tx(struct result *r)
+static void netns_del(void)
 {
-	char ns[64], cmd[512];
+	char cmd[128];
+
+	if (!netns[0])
+		return;
+	snprintf(cmd, sizeof(cmd), "ip netns del %s 2>/dev/null", netns);
+	sh(cmd);
+	netns[0] = '\0';
+}
+
+/* A fresh netns with the veth pair for each measurement, so no program
+ * or queue state carries over. */
+static double k_veth_run(enum k_veth_kind kind, uint32_t flows)
+{
+	char cmd[512];
+	double mpps = 0;
 	int p[2], st;
 	pid_t pid;
 
-	snprintf(ns, sizeof(ns), "hrbench-%d", (int)getpid());
+	snprintf(netns, sizeof(netns), "hr-bench-%d", (int)getpid());
 	snprintf(cmd, sizeof(cmd),
 		 "ip netns add %s && ip -n %s link add hrbA type veth peer "
 		 "name hrbB && ip -n %s link set hrbA up && ip -n %s link set "
 		 "hrbB up",
-		 ns, ns, ns, ns);
+		 netns, netns, netns, netns);
 	if (sh(cmd) || pipe(p)) {
-		r->note = "could not create the netns and veth pair";
-		goto out;
+		netns_del();
+		return 0;
 	}
 	pid = fork();
 	if (pid == 0)
-		k_veth_child(ns, p[1]);
+		k_veth_child(netns, kind, flows, p[1]);
 	if (pid > 0) {
-		if (read(p[0], &r->k_mpps, sizeof(r->k_mpps)) !=
-		    sizeof(r->k_mpps))
-			r->k_mpps = 0;
+		if (read(p[0], &mpps, sizeof(mpps)) != sizeof(mpps))
+			mpps = 0;
 		waitpid(pid, &st, 0);
 	}
 	close(p[0]);
 	close(p[1]);
-out:
-	snprintf(cmd, sizeof(cmd), "ip netns del %s 2>/dev/null", ns);
-	sh(cmd);
+	netns_del();
+	return mpps;
 }
 
-static void print(const struct result *r, int n, bool json)
+static double k_veth_drop(struct pipeline *p)
+{
+	return k_veth_run(KV_DROP, p->flows);
+}
+
+static double k_veth_tx(struct pipeline *p)
+{
+	return k_veth_run(KV_TX, p->flows);
+}
+
+static double k_meta(struct pipeline *p)
+{
+	return k_veth_run(KV_META, 64);
+}
+
+static double k_meta_base(struct pipeline *p)
+{
+	return k_veth_run(KV_META_BASE, 64);
+}
+
+/* ---- the table -------------------------------------------------------- */
+
+static struct pipeline pipes[] = {
+	{ "drop", 64, hr_drop, k_drop, "live frames on lo" },
+	{ "veth-drop-1", 1, hr_veth_drop, k_veth_drop, "veth pair, netns" },
+	{ "veth-drop-2", 2, hr_veth_drop, k_veth_drop, "veth pair, netns" },
+	{ "veth-drop-100", 100, hr_veth_drop, k_veth_drop, "veth pair, netns" },
+	{ "veth-tx-1", 1, hr_veth_tx, k_veth_tx, "veth pair, netns" },
+	{ "veth-tx-2", 2, hr_veth_tx, k_veth_tx, "veth pair, netns" },
+	{ "veth-tx-100", 100, hr_veth_tx, k_veth_tx, "veth pair, netns" },
+	{ "cpumap", 64, hr_cpumap, k_cpumap,
+	  "delivered, counted on the remote CPU" },
+	{ "cpumap-pass", 64, hr_cpumap_pass, NULL,
+	  "skb built on the remote worker, tc there" },
+	{ "meta", 64, hr_meta, k_meta,
+	  "hints + 16 B metadata -> tc; kernel: veth B" },
+	{ "meta-base", 64, hr_meta_base, k_meta_base,
+	  "same without metadata; kernel: veth B" },
+};
+
+#define NPIPES (sizeof(pipes) / sizeof(pipes[0]))
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct stat3 {
+	double med, min, max;
+};
+
+static struct stat3 stat_of(const double *v, int n)
+{
+	double s[MAX_RUNS];
+	struct stat3 r = { 0, 0, 0 };
+
+	if (n <= 0)
+		return r;
+	memcpy(s, v, sizeof(double) * (size_t)n);
+	qsort(s, (size_t)n, sizeof(double), cmp_d);
+	r.min = s[0];
+	r.max = s[n - 1];
+	r.med = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	return r;
+}
+
+static void ratios(const struct pipeline *p, double *out)
 {
 	int i;
 
-	if (json) {
-		for (i = 0; i < n; i++)
-			printf("{\"pipeline\":\"%s\",\"headroom_mpps\":%.3f,"
-			       "\"kernel_mpps\":%.3f,\"headroom_packets\":%llu"
-			       "}\n",
-			       r[i].name, r[i].hr_mpps, r[i].k_mpps,
-			       (unsigned long long)r[i].hr_done);
-		return;
-	}
-	printf("%-10s %14s %12s %8s %12s\n", "pipeline", "headroom Mpps",
-	       "kernel Mpps", "ratio", "packets");
-	for (i = 0; i < n; i++)
-		printf("%-10s %14.3f %12.3f %8.2f %12llu%s%s\n", r[i].name,
-		       r[i].hr_mpps, r[i].k_mpps,
-		       r[i].k_mpps ? r[i].hr_mpps / r[i].k_mpps : 0.0,
-		       (unsigned long long)r[i].hr_done, r[i].note ? "  " : "",
-		       r[i].note ? r[i].note : "");
+	for (i = 0; i < p->n; i++)
+		out[i] = p->k_mpps[i] > 0 ? p->hr_mpps[i] / p->k_mpps[i] : 0;
+}
+
+static struct json_object *j3(struct stat3 s)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "median", json_object_new_double(s.med));
+	json_object_object_add(o, "min", json_object_new_double(s.min));
+	json_object_object_add(o, "max", json_object_new_double(s.max));
+	return o;
+}
+
+static void print_json(const struct pipeline *p)
+{
+	struct json_object *o = json_object_new_object();
+	double r[MAX_RUNS];
+	bool k = kernel && p->k;
+
+	ratios(p, r);
+	json_object_object_add(o, "pipeline", json_object_new_string(p->name));
+	json_object_object_add(o, "runs", json_object_new_int(p->n));
+	json_object_object_add(o, "packets", json_object_new_uint64(count));
+	json_object_object_add(o, "headroom_mpps",
+			       j3(stat_of(p->hr_mpps, p->n)));
+	json_object_object_add(o, "kernel_mpps",
+			       k ? j3(stat_of(p->k_mpps, p->n)) : NULL);
+	json_object_object_add(o, "ratio", k ? j3(stat_of(r, p->n)) : NULL);
+	json_object_object_add(o, "kernel", json_object_new_string(p->k_note));
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+}
+
+static void print_text(const struct pipeline *p)
+{
+	struct stat3 h = stat_of(p->hr_mpps, p->n), k, r;
+	double rv[MAX_RUNS];
+
+	ratios(p, rv);
+	k = stat_of(p->k_mpps, p->n);
+	r = stat_of(rv, p->n);
+	printf("%-14s %6.2f %6.2f %6.2f", p->name, h.med, h.min, h.max);
+	if (kernel && p->k)
+		printf("   %6.2f %6.2f %6.2f   %5.2f %5.2f %5.2f", k.med, k.min,
+		       k.max, r.med, r.min, r.max);
+	else
+		printf("   %6s %6s %6s   %5s %5s %5s", "-", "-", "-", "-", "-",
+		       "-");
+	printf("  %s\n", p->k ? p->k_note : p->k_note);
+}
+
+static bool wanted(const char *only, const char *name)
+{
+	char buf[512], *t, *save = NULL;
+
+	if (!only)
+		return true;
+	snprintf(buf, sizeof(buf), "%s", only);
+	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (!strcmp(t, name) || (t[strlen(t) - 1] == '*' &&
+					 !strncmp(t, name, strlen(t) - 1)))
+			return true;
+	return false;
 }
 
 int main(int argc, char **argv)
 {
-	struct result r[3] = { { .name = "drop" },
-			       { .name = "veth-tx" },
-			       { .name = "cpumap" } };
-	bool json = false, kernel;
-	char why[256];
-	int i;
+	const char *only = NULL;
+	bool json = false;
+	char why[256], *end;
+	int i, runs = 5, r;
+	size_t j;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
-			count = strtoull(argv[++i], NULL, 0);
+			count = strtoull(argv[++i], &end, 0);
+			if (*end || count < 1000 || count > UINT32_MAX)
+				die("--count: 1000 .. 4294967295");
+		} else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
+			runs = (int)strtol(argv[++i], &end, 0);
+			if (*end || runs < 1 || runs > MAX_RUNS)
+				die("--runs: 1 .. 31");
+		} else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+			only = argv[++i];
 		} else if (!strcmp(argv[i], "--engine") && i + 1 < argc) {
 			i++;
 			engine = !strcmp(argv[i], "interp") ? HR_ENGINE_INTERP :
 							      HR_ENGINE_JIT;
 		} else {
 			fprintf(stderr,
-				"usage: %s [--count N] [--engine "
-				"interp|jit] [--json]\n",
+				"usage: %s [--count N] [--runs N] [--engine "
+				"interp|jit] [--only NAME[,NAME*]] [--json]\n",
 				argv[0]);
 			return 2;
 		}
 	}
 	kernel = t_have_kernel(why, sizeof(why));
 	libbpf_set_print(NULL);
-	hr_drop(&r[0]);
-	hr_veth_tx(&r[1]);
-	hr_cpumap(&r[2]);
-	if (kernel) {
-		k_drop(&r[0]);
-		k_veth_tx(&r[1]);
-		k_cpumap(&r[2]);
-		r[2].note = "(kernel: enqueue rate)";
-	} else if (!json) {
-		printf("kernel figures skipped: %s\n", why);
-	}
-	if (!json)
-		printf("%llu packets of 60 bytes each pipeline, engine %s\n",
-		       (unsigned long long)count,
+	/* Runs interleaved: run r of every pipeline, then run r + 1, so a
+	 * busy spell of the machine falls on all of them alike. */
+	for (r = 0; r < runs; r++)
+		for (j = 0; j < NPIPES; j++) {
+			struct pipeline *p = &pipes[j];
+			double busy = 0;
+
+			if (!wanted(only, p->name))
+				continue;
+			p->hr(p, &p->hr_mpps[r], &busy);
+			p->busy[r] = busy;
+			if (kernel && p->k)
+				p->k_mpps[r] = p->k(p);
+			p->n = r + 1;
+		}
+	netns_del();
+	if (!json) {
+		if (!kernel)
+			printf("kernel figures skipped: %s\n", why);
+		printf("%llu packets of 60 bytes a run, %d runs, engine %s; "
+		       "Mpps median min max\n",
+		       (unsigned long long)count, runs,
 		       engine == HR_ENGINE_INTERP ? "interp" : "jit");
-	print(r, 3, json);
+		printf("%-14s %20s   %20s   %17s  %s\n", "pipeline",
+		       "headroom Mpps", "kernel Mpps", "ratio", "kernel side");
+	}
+	for (j = 0; j < NPIPES; j++) {
+		if (!pipes[j].n)
+			continue;
+		if (json)
+			print_json(&pipes[j]);
+		else
+			print_text(&pipes[j]);
+	}
 	return 0;
 }

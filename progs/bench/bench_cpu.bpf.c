@@ -3,9 +3,10 @@
  * headroom bench redirect-cpu, and bench/datapath's cpumap pipeline on
  * both sides: the RX program spreads packets over the CPUs listed in
  * cpus_available[0 .. ncpus - 1] (xdp-bench's map of the same name),
- * round robin or by the RX hash (as xdp-bench
- * redirect-cpu's --program-mode round-robin and the rxhash steering of
- * the cpumap thread); the cpumap program counts what the remote CPU
+ * round robin, or by the RX hash when built as bench_cpu_hash.bpf.c
+ * (xdp-bench redirect-cpu's --program-mode round-robin, and the rxhash
+ * steering of the cpumap thread: a separate object because the kernel
+ * loads a program calling the hint kfuncs only bound to a device); the cpumap program counts what the remote CPU
  * received in a per-CPU array (the kernel's delivered rate, seen on the
  * CPU that delivers), then drops or passes on to the stack (tc).
  */
@@ -15,7 +16,6 @@
 #include "hr_rx_kfuncs.h"
 
 const volatile __u32 ncpus = 1;
-const volatile __u32 by_hash = 0;
 const volatile __u32 remote_action = XDP_DROP;
 
 struct {
@@ -52,21 +52,22 @@ struct {
 SEC("xdp")
 int bench_cpu_rx(struct xdp_md *ctx)
 {
+	__u32 key = 0, n = ncpus ? ncpus : 1, *cpu;
+#ifdef BENCH_CPU_BY_HASH
 	enum xdp_rss_hash_type type = 0;
-	__u32 key = 0, hash = 0, n = ncpus ? ncpus : 1, *cpu;
-	__u64 *c;
+	__u32 hash = 0;
 
-	if (by_hash) {
-		/* A device without hints steers everything to the first. */
-		bpf_xdp_metadata_rx_hash(ctx, &hash, &type);
-		key = hash % n;
-	} else {
-		c = bpf_map_lookup_elem(&rr, &key);
-		if (!c)
-			return XDP_ABORTED;
-		key = (__u32)(*c % n);
-		*c += 1;
-	}
+	/* A device without hints steers everything to the first. */
+	bpf_xdp_metadata_rx_hash(ctx, &hash, &type);
+	key = hash % n;
+#else
+	__u64 *c = bpf_map_lookup_elem(&rr, &key);
+
+	if (!c)
+		return XDP_ABORTED;
+	key = (__u32)(*c % n);
+	*c += 1;
+#endif
 	cpu = bpf_map_lookup_elem(&cpus_available, &key);
 	if (!cpu)
 		return XDP_ABORTED;

@@ -186,9 +186,9 @@ static struct hr_prog *builtin_rx(struct bench *b, const char *dir)
 		spec = "bench_hints.o";
 		break;
 	case BM_REDIRECT_CPU:
-		spec = "bench_cpu.o:bench_cpu_rx";
+		spec = o->by_hash ? "bench_cpu_hash.o:bench_cpu_rx" :
+				    "bench_cpu.o:bench_cpu_rx";
 		snprintf(g[n++], sizeof(g[0]), "ncpus=%u", o->ncpus);
-		snprintf(g[n++], sizeof(g[0]), "by_hash=%d", o->by_hash);
 		snprintf(g[n++], sizeof(g[0]), "remote_action=%d",
 			 o->remote_pass ? 2 : 1);
 		break;
