@@ -48,6 +48,8 @@ static void tc_ctx_fill(struct hr_tc_ctx *c, struct hr_skb *skb)
 	/* bpf_prog_run_save_cb: the program sees a zeroed cb and what it
 	 * writes there is discarded after the run. */
 	s->hash = skb->hash;
+	c->l4_hash = skb->l4_hash;
+	c->sw_hash = skb->sw_hash;
 	/* cls_bpf sets tc_classid to the filter's classid (0) first. */
 	s->tc_classid = 0;
 	s->napi_id = skb->napi_id;
@@ -73,6 +75,8 @@ static void tc_ctx_writeback(const struct hr_tc_ctx *c, struct hr_skb *skb)
 	skb->vlan_tci = (uint16_t)s->vlan_tci;
 	skb->vlan_proto = (uint16_t)s->vlan_proto;
 	skb->hash = s->hash;
+	skb->l4_hash = c->l4_hash;
+	skb->sw_hash = c->sw_hash;
 	skb->mark = s->mark;
 	skb->priority = s->priority;
 	skb->tc_index = (uint16_t)s->tc_index;

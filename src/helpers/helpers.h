@@ -95,6 +95,18 @@ extern const struct hr_helper hr_helper_skb_adjust_room; /* 50 */
  * (helpers_ld_abs.c, progs/ld_abs.h). */
 extern const hr_helper_fn hr_skb_ld_abs_fns[3];
 
+/* tc: flow hash, ECN, MTU, neighbour and peer redirects
+ * (helpers_tc_net.c). */
+extern const struct hr_helper hr_helper_get_hash_recalc; /* 34 */
+extern const struct hr_helper hr_helper_set_hash_invalid; /* 41 */
+extern const struct hr_helper hr_helper_set_hash; /* 48 */
+extern const struct hr_helper hr_helper_skb_ecn_set_ce; /* 97 */
+extern const struct hr_helper hr_helper_skb_check_mtu; /* 163, tc */
+extern const struct hr_helper hr_helper_redirect_neigh; /* 152 */
+extern const struct hr_helper hr_helper_redirect_peer; /* 155 */
+/* bpf_trace_vprintk (helpers_misc.c), in the base set. */
+extern const struct hr_helper hr_helper_trace_vprintk; /* 177 */
+
 /* Perf events (helpers_perf.c): bpf_perf_event_output per context. */
 extern const struct hr_helper hr_helper_xdp_event_output; /* 25, XDP */
 extern const struct hr_helper hr_helper_skb_event_output; /* 25, tc */

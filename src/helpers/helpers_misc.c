@@ -204,6 +204,7 @@ static uint64_t csum_diff(uint64_t from, uint64_t from_size, uint64_t to,
 #define HR_TRACE_BUF 1024 /* MAX_BPRINTF_BUF */
 #define HR_TRACE_BIN_ARGS 512 /* MAX_BPRINTF_BIN_ARGS */
 #define HR_TRACE_NARGS 3 /* MAX_TRACE_PRINTK_VARARGS */
+#define HR_VPRINTK_NARGS 12 /* MAX_BPRINTF_VARARGS */
 
 static void default_sink(const char *text, size_t len)
 {
@@ -448,7 +449,8 @@ str:
 }
 
 static int trace_format(struct trace_out *o, const struct hr_run *run,
-			const char *fmt, size_t len, const uint64_t *args)
+			const char *fmt, size_t len, const uint64_t *args,
+			unsigned int nargs)
 {
 	unsigned int nspec = 0;
 	size_t i;
@@ -468,7 +470,7 @@ static int trace_format(struct trace_out *o, const struct hr_run *run,
 			i++;
 			continue;
 		}
-		if (nspec >= HR_TRACE_NARGS)
+		if (nspec >= nargs)
 			return -EINVAL;
 		err = fmt_spec(o, run, fmt, &i, args[nspec]);
 		if (err)
@@ -478,11 +480,12 @@ static int trace_format(struct trace_out *o, const struct hr_run *run,
 	return 0;
 }
 
-static uint64_t trace_printk(uint64_t fmt, uint64_t fmt_size, uint64_t a1,
-			     uint64_t a2, uint64_t a3, struct hr_run *run)
+/* Formats @fmt (@fmt_size bytes with its NUL) with @nargs arguments and
+ * hands the text to the sink: bpf_trace_printk and bpf_trace_vprintk. */
+static uint64_t trace_emit(struct hr_run *run, uint64_t fmt, uint64_t fmt_size,
+			   const uint64_t *args, unsigned int nargs)
 {
 	static __thread struct trace_out out;
-	const uint64_t args[HR_TRACE_NARGS] = { a1, a2, a3 };
 	uint32_t size = (uint32_t)fmt_size;
 	const char *f, *end;
 	int err;
@@ -498,7 +501,7 @@ static uint64_t trace_printk(uint64_t fmt, uint64_t fmt_size, uint64_t a1,
 	out.used = 0;
 	out.total = 0;
 	out.bin_used = 0;
-	err = trace_format(&out, run, f, (size_t)(end - f), args);
+	err = trace_format(&out, run, f, (size_t)(end - f), args, nargs);
 	if (err)
 		return ret_int(err);
 	out.buf[out.used] = '\0';
@@ -506,6 +509,41 @@ static uint64_t trace_printk(uint64_t fmt, uint64_t fmt_size, uint64_t a1,
 		hr_trace_sink(out.buf, out.used);
 	return ret_int((int)out.total);
 }
+
+static uint64_t trace_printk(uint64_t fmt, uint64_t fmt_size, uint64_t a1,
+			     uint64_t a2, uint64_t a3, struct hr_run *run)
+{
+	const uint64_t args[HR_TRACE_NARGS] = { a1, a2, a3 };
+
+	return trace_emit(run, fmt, fmt_size, args, HR_TRACE_NARGS);
+}
+
+/* bpf_trace_vprintk(fmt, fmt_size, data, data_len): the arguments are
+ * an array of u64, at most 12 of them. */
+static uint64_t trace_vprintk(uint64_t fmt, uint64_t fmt_size, uint64_t data,
+			      uint64_t data_len, uint64_t r5,
+			      struct hr_run *run)
+{
+	uint64_t args[HR_VPRINTK_NARGS] = { 0 };
+	uint32_t len = (uint32_t)data_len;
+	const void *p;
+
+	if ((len & 7) || len > sizeof(args) || (len && !data))
+		return ret_int(-EINVAL);
+	if (len) {
+		p = hr_run_mem(run, data, len, false);
+		if (!p)
+			return 0;
+		memcpy(args, p, len);
+	}
+	return trace_emit(run, fmt, fmt_size, args, len / 8);
+}
+
+const struct hr_helper hr_helper_trace_vprintk = {
+	.id = 177, /* BPF_FUNC_trace_vprintk */
+	.name = "bpf_trace_vprintk",
+	.fn = trace_vprintk,
+};
 
 const struct hr_helper hr_helper_ktime_get_ns = {
 	.id = 5,

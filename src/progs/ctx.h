@@ -57,6 +57,9 @@ struct hr_tc_ctx {
 	uint16_t transport_header; /* 0xffff: not set */
 	uint8_t hdr_init;
 	uint8_t encapsulation;
+	/* skb->l4_hash and skb->sw_hash behind skb.hash (helpers_tc_net.c). */
+	uint8_t l4_hash;
+	uint8_t sw_hash;
 	/* bpf_clone_redirect: clones sent and the last one's target. */
 	uint32_t clone_cnt;
 	uint32_t clone_ifindex;

@@ -119,6 +119,7 @@ static void skb_ctx_out(const struct hr_tc_ctx *c, struct __sk_buff *out)
 	memcpy(out->cb, s->cb, sizeof(out->cb));
 	out->wire_len = s->wire_len;
 	out->gso_segs = s->gso_segs;
+	out->gso_size = s->gso_size;
 	out->hwtstamp = s->hwtstamp;
 }
 
