@@ -34,6 +34,8 @@ int hr_cmd_inspect(int argc, char **argv);
 int hr_hex_parse(const char *text, uint8_t **out, size_t *len);
 /* Prints @len bytes as lowercase hex without separators. */
 void hr_hex_print(FILE *f, const void *buf, size_t len);
+/* The same as a new string (free()), NULL on ENOMEM. */
+char *hr_hex_str(const void *buf, size_t len);
 
 /* Splits "PROG.o[:SEL]" and opens it; prints a one-line error and
  * returns NULL on failure. */

@@ -13,13 +13,16 @@
 #include <linux/bpf.h>
 
 #include "cli/cli.h"
+#include "cli/test_io.h"
+#include "dev/pcapng.h"
 #include "headroom/perf.h"
-#include "cli/pcap_io.h"
 
 static const char test_usage[] =
 	"usage: headroom test PROG.o[:SECTION|FUNC] (--pcap FILE | --hex HEX "
 	"[--hex HEX ...])\n"
-	"                     [--meta HEX] [--repeat N] [--json] [--out FILE.pcap]\n"
+	"                     [--meta HEX] [--repeat N] [--json] [--out FILE]\n"
+	"                     [--hints FILE | --hints-const JSON] [--device P]\n"
+	"                     [--meta-type 'struct NAME'] [--raw-ip]\n"
 	"                     [--engine interp|jit|jit-checked] [--type xdp|tc]\n"
 	"                     [--map NAME=KEY:VALUE ...] [--dump-maps]\n"
 	"                     [--btf FILE] [--map-size NAME=N ...]\n"
@@ -32,15 +35,40 @@ static const char test_usage[] =
 	"return value, the output packet and the metadata, and the abort reason\n"
 	"if the run was stopped.\n"
 	"\n"
-	"  --pcap FILE     packets from a pcap or pcapng file\n"
+	"  --pcap FILE     packets from a pcap or pcapng file (Ethernet; a\n"
+	"                  pcapng's \"hr-hints:\" comments give the hints)\n"
+	"  --raw-ip        the capture is raw IP (linktype 101 ...): give each\n"
+	"                  packet an Ethernet header (02:00:00:00:00:01 ->\n"
+	"                  02:00:00:00:00:02, IPv4 or IPv6 by its version)\n"
 	"  --hex HEX       one packet as hex bytes (repeatable)\n"
 	"  --meta HEX      metadata placed in front of each packet (XDP only;\n"
 	"                  like ctx_in.data of BPF_PROG_TEST_RUN)\n"
-	"  --repeat N      runs per packet on the same buffer (default 1)\n"
+	"  --hints FILE    RX hints per packet, JSON lines: one object a packet\n"
+	"                  in order, or with \"index\"; keys hash, rss_type\n"
+	"                  (number or XDP_RSS_TYPE_* name), timestamp,\n"
+	"                  vlan_proto, vlan_tci; a key left out: that kfunc\n"
+	"                  returns -ENODATA for the packet\n"
+	"  --hints-const JSON  the same hints for every packet\n"
+	"  --device P      which hints the device has at all: all, none, a\n"
+	"                  driver (mlx5, ice, veth, mlx4, igc, stmmac,\n"
+	"                  virtio_net) or a list of hash,timestamp,vlan; a\n"
+	"                  hint it lacks: -EOPNOTSUPP (default with hints:\n"
+	"                  all; without any: no hints at all, -EOPNOTSUPP)\n"
+	"  --meta-type 'struct NAME'  decode the metadata (the type's size\n"
+	"                  right before data) with the object's BTF; without\n"
+	"                  it, a struct whose BTF id the program stored in the\n"
+	"                  last 4 bytes (bpf_core_type_id_local) is decoded\n"
+	"  --repeat N      runs per packet on the same buffer (default 1,\n"
+	"                  at most 4294967295); prints the average duration\n"
 	"  --json          one JSON object a line: index, action, retval, data,\n"
-	"                  meta, error\n"
-	"  --out FILE      write every packet not dropped, aborted or shot\n"
-	"                  (data..data_end) to a pcap file\n"
+	"                  meta, error, repeat, duration_ns (and hints, device,\n"
+	"                  meta_type, meta_decoded when there are)\n"
+	"  --out FILE      pcapng (libwiretap) of every packet run, as the\n"
+	"                  program left it, with the input's timestamp and\n"
+	"                  comments (tshark -e frame.comment): hr-verdict,\n"
+	"                  hr-hints, hr-device, hr-meta, hr-meta-decoded; a\n"
+	"                  name ending in .pcap: classic pcap of the packets\n"
+	"                  not dropped, aborted or shot, without comments\n"
 	"  --engine E      interp, jit or jit-checked (the JIT with every\n"
 	"                  access its proofs elide checked; a failed one is\n"
 	"                  a bug report) (default: the best available)\n"
@@ -92,6 +120,9 @@ struct test_cfg {
 	size_t meta_len;
 	uint32_t repeat;
 	bool json;
+	bool raw_ip;
+	const char *meta_type;
+	struct test_hints hints;
 	enum hr_engine engine;
 };
 
@@ -99,45 +130,12 @@ struct test_state {
 	struct test_cfg *cfg;
 	struct hr_prog *prog;
 	bool xdp;
-	struct hr_pcap_out *dump;
+	struct hr_pcapng_writer *dump;
+	struct test_meta_type mt;
 	unsigned int index;
 	unsigned int failed;
+	bool stop; /* an input error: no more packets */
 };
-
-static void print_result(struct test_state *st, const char *action,
-			 uint32_t retval, const uint8_t *meta, size_t meta_len,
-			 const uint8_t *data, size_t data_len,
-			 const char *error)
-{
-	if (st->cfg->json) {
-		printf("{\"index\":%u,\"action\":", st->index);
-		if (action)
-			printf("\"%s\"", action);
-		else
-			printf("null");
-		printf(",\"retval\":%u,\"data\":\"", retval);
-		hr_hex_print(stdout, data, data_len);
-		printf("\",\"meta\":\"");
-		hr_hex_print(stdout, meta, meta_len);
-		printf("\",\"error\":");
-		if (error)
-			printf("\"%s\"",
-			       error); /* our messages need no escaping */
-		else
-			printf("null");
-		printf("}\n");
-		return;
-	}
-	printf("packet %u: %s retval %u", st->index,
-	       action ? action : "(no action)", retval);
-	if (error)
-		printf(" error: %s", error);
-	printf("\n  data (%zu): ", data_len);
-	hr_hex_print(stdout, data, data_len);
-	printf("\n  meta (%zu): ", meta_len);
-	hr_hex_print(stdout, meta, meta_len);
-	printf("\n");
-}
 
 static bool delivered(const struct test_state *st, uint32_t retval)
 {
@@ -146,25 +144,97 @@ static bool delivered(const struct test_state *st, uint32_t retval)
 	return (int32_t)retval != 2; /* TC_ACT_SHOT */
 }
 
-static void dump_packet(struct test_state *st, const uint8_t *data, size_t len)
+/* The kernel rule an -EINVAL of a test run broke (bpf_prog_test_run_xdp,
+ * bpf_prog_test_run_skb), from what was given. */
+static void explain_einval(const struct test_state *st, const uint8_t *pkt,
+			   size_t len, char *buf, size_t size)
 {
-	if (st->dump)
-		hr_pcap_out_write(st->dump, data, len);
+	size_t meta = st->cfg->meta_len;
+	uint16_t proto = len >= 14 ? (uint16_t)(pkt[12] << 8 | pkt[13]) : 0;
+
+	if (len < 14)
+		snprintf(buf, size,
+			 "test run failed: Invalid argument: the packet has "
+			 "%zu bytes, less than an Ethernet header (14): the "
+			 "kernel's test run refuses it",
+			 len);
+	else if (st->xdp && (meta & 3 || meta > 252))
+		snprintf(buf, size,
+			 "test run failed: Invalid argument: %zu bytes of "
+			 "metadata: the kernel takes a multiple of 4, at most "
+			 "252 (xdp_metalen_invalid)",
+			 meta);
+	else if (!st->xdp && proto == 0x0800 && len < 14 + 20)
+		snprintf(buf, size,
+			 "test run failed: Invalid argument: the packet says "
+			 "IPv4 (ethertype 0x0800) but has %zu bytes, less "
+			 "than Ethernet + an IPv4 header (34): "
+			 "bpf_prog_test_run_skb refuses it",
+			 len);
+	else if (!st->xdp && proto == 0x86dd && len < 14 + 40)
+		snprintf(buf, size,
+			 "test run failed: Invalid argument: the packet says "
+			 "IPv6 (ethertype 0x86dd) but has %zu bytes, less "
+			 "than Ethernet + an IPv6 header (54): "
+			 "bpf_prog_test_run_skb refuses it",
+			 len);
+	else if (!st->xdp && len > 3520)
+		snprintf(buf, size,
+			 "test run failed: Invalid argument: %zu bytes do not "
+			 "fit one page with the skb's headroom and "
+			 "skb_shared_info (at most 3520 here)",
+			 len);
+	else
+		snprintf(buf, size,
+			 "test run failed: Invalid argument: the kernel's "
+			 "test run refuses this input for %s",
+			 hr_prog_type_name(st->prog));
+}
+
+/* One packet and where it came from. */
+struct test_pkt {
+	const uint8_t *data;
+	size_t len;
+	uint64_t ts_ns;
+	const struct hr_pcapng_pkt *rec; /* pcap input only */
+};
+
+static void fill_result(struct test_state *st, struct test_result *r,
+			const struct hr_test_run_opts *o, const uint8_t *out,
+			const struct xdp_md *md_out)
+{
+	r->action = hr_prog_action_name(st->prog, o->retval);
+	r->retval = o->retval;
+	r->repeat = st->cfg->repeat;
+	r->duration = o->duration;
+	if (st->xdp) {
+		r->meta = out;
+		r->meta_len = md_out->data;
+		r->data = out + md_out->data;
+		/* data_size_out counts the fragments too; ctx_out.data_end
+		 * is the end of the linear part only. */
+		r->data_len = o->data_size_out > md_out->data ?
+				      o->data_size_out - md_out->data :
+				      0;
+	} else {
+		r->data = out;
+		r->data_len = o->data_size_out;
+	}
 }
 
 /* Runs one packet; false when it could not be run at all. */
-static bool run_packet(struct test_state *st, const uint8_t *pkt, size_t len)
+static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 {
 	struct test_cfg *cfg = st->cfg;
-	size_t in_len = cfg->meta_len + len;
+	size_t len = pkt->len, in_len = cfg->meta_len + len;
 	/* Room for the packet grown by a tail adjustment into its last
 	 * fragment, or into the frame's tailroom. */
 	size_t out_cap = in_len + 2 * 4096;
 	uint8_t *in = malloc(in_len ? in_len : 1), *out = malloc(out_cap);
-	uint32_t data_len;
+	struct test_result r = { .index = st->index, .ts_ns = pkt->ts_ns };
+	struct hr_test_hints hints;
 	struct xdp_md md_in, md_out;
-	char error[160];
-	const char *action;
+	char error[320];
 	bool ok = true;
 	int ret;
 	HR_OPTS(hr_test_run_opts, o, .repeat = cfg->repeat,
@@ -174,9 +244,19 @@ static bool run_packet(struct test_state *st, const uint8_t *pkt, size_t len)
 		fprintf(stderr, "headroom: out of memory\n");
 		exit(HR_EXIT_RUN);
 	}
+	ret = test_hints_for(&cfg->hints, st->index, pkt->rec, &hints, &r.hints,
+			     &r.supported);
+	if (ret < 0) {
+		st->stop = true;
+		ok = false;
+		goto out;
+	}
+	r.hinted = ret > 0;
+	if (r.hinted)
+		o.hints = &hints;
 	if (cfg->meta_len)
 		memcpy(in, cfg->meta, cfg->meta_len);
-	memcpy(in + cfg->meta_len, pkt, len);
+	memcpy(in + cfg->meta_len, pkt->data, len);
 	o.data_in = in;
 	o.data_size_in = (uint32_t)in_len;
 	o.data_out = out;
@@ -193,32 +273,30 @@ static bool run_packet(struct test_state *st, const uint8_t *pkt, size_t len)
 	}
 	ret = hr_prog_test_run(st->prog, &o);
 	if (ret) {
-		snprintf(error, sizeof(error), "test run failed: %s",
-			 strerror(-ret));
-		print_result(st, NULL, 0, NULL, 0, pkt, 0, error);
+		if (ret == -EINVAL)
+			explain_einval(st, pkt->data, len, error,
+				       sizeof(error));
+		else
+			snprintf(error, sizeof(error), "test run failed: %s",
+				 strerror(-ret));
+		r.data = pkt->data;
+		r.error = error;
+		test_print(&r, cfg->json, &st->mt);
 		st->failed++;
 		ok = false;
 		goto out;
 	}
-	action = hr_prog_action_name(st->prog, o.retval);
-	/* data_size_out counts the fragments too; ctx_out.data_end is the
-	 * end of the linear part only. */
-	data_len = o.data_size_out > md_out.data ?
-			   o.data_size_out - md_out.data :
-			   0;
-	if (o.abort)
+	fill_result(st, &r, &o, out, &md_out);
+	if (o.abort) {
 		snprintf(error, sizeof(error), "aborted at insn %u: %s",
 			 o.abort_pc, hr_abort_str(o.abort));
-	if (st->xdp)
-		print_result(st, action, o.retval, out, md_out.data,
-			     out + md_out.data, data_len,
-			     o.abort ? error : NULL);
-	else
-		print_result(st, action, o.retval, NULL, 0, out,
-			     o.data_size_out, o.abort ? error : NULL);
-	if (delivered(st, o.retval))
-		dump_packet(st, st->xdp ? out + md_out.data : out,
-			    st->xdp ? data_len : o.data_size_out);
+		r.error = error;
+	}
+	test_print(&r, cfg->json, &st->mt);
+	/* Classic pcap has no room to say a packet was dropped: only what
+	 * went on is written there; pcapng says each verdict. */
+	if (st->dump && (hr_pcapng_is_ng(st->dump) || delivered(st, r.retval)))
+		test_write(st->dump, &r, &st->mt);
 out:
 	st->index++;
 	free(in);
@@ -230,40 +308,137 @@ static int run_hex(struct test_state *st)
 {
 	int i;
 
-	for (i = 0; i < st->cfg->nhex; i++) {
-		uint8_t *pkt;
-		size_t len;
+	for (i = 0; i < st->cfg->nhex && !st->stop; i++) {
+		struct test_pkt pkt = { 0 };
+		uint8_t *data;
 
-		if (hr_hex_parse(st->cfg->hex[i], &pkt, &len)) {
+		if (hr_hex_parse(st->cfg->hex[i], &data, &pkt.len)) {
 			fprintf(stderr,
 				"headroom: --hex #%d: not hex bytes: '%s'\n",
 				i + 1, st->cfg->hex[i]);
 			return HR_EXIT_USAGE;
 		}
-		run_packet(st, pkt, len);
-		free(pkt);
+		pkt.data = data;
+		run_packet(st, &pkt);
+		free(data);
 	}
-	return HR_EXIT_OK;
+	return st->stop ? HR_EXIT_USAGE : HR_EXIT_OK;
 }
 
-static void pcap_packet(void *arg, const uint8_t *pkt, size_t caplen,
-			size_t len)
+/* A raw IP packet behind a made-up Ethernet header (--raw-ip). */
+static int raw_ip_frame(const struct hr_pcapng_pkt *p, uint8_t **out)
+{
+	static const uint8_t macs[12] = { 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1 };
+	unsigned int version = p->caplen ? p->data[0] >> 4 : 0;
+	uint8_t *f;
+
+	if (version != 4 && version != 6)
+		return -EINVAL;
+	f = malloc(14 + (size_t)p->caplen);
+	if (!f)
+		return -ENOMEM;
+	memcpy(f, macs, 12);
+	f[12] = version == 4 ? 0x08 : 0x86;
+	f[13] = version == 4 ? 0x00 : 0xdd;
+	memcpy(f + 14, p->data, p->caplen);
+	*out = f;
+	return 0;
+}
+
+static int pcap_packet(void *arg, const struct hr_pcapng_pkt *p)
 {
 	struct test_state *st = arg;
+	struct test_pkt pkt = {
+		.data = p->data,
+		.len = p->caplen,
+		.ts_ns = p->ts_ns,
+		.rec = p,
+	};
+	uint8_t *frame = NULL;
 
-	if (caplen < len)
+	if (!p->ethernet && !(st->cfg->raw_ip && p->raw_ip)) {
 		fprintf(stderr,
-			"headroom: %s: packet %u captured %zu of %zu bytes; "
+			"headroom: %s: packet %u has linktype %s (%s), not "
+			"Ethernet%s\n",
+			st->cfg->pcap, p->index, p->linktype, p->linktype_desc,
+			p->raw_ip ? "; --raw-ip gives raw IP packets an "
+				    "Ethernet header" :
+				    "");
+		return HR_EXIT_USAGE;
+	}
+	if (!p->ethernet) {
+		if (raw_ip_frame(p, &frame)) {
+			fprintf(stderr,
+				"headroom: %s: packet %u: --raw-ip: not an "
+				"IPv4 or IPv6 packet (version %u)\n",
+				st->cfg->pcap, p->index,
+				p->caplen ? p->data[0] >> 4 : 0);
+			return HR_EXIT_USAGE;
+		}
+		pkt.data = frame;
+		pkt.len = 14 + (size_t)p->caplen;
+	}
+	if (p->caplen < p->len)
+		fprintf(stderr,
+			"headroom: %s: packet %u captured %u of %u bytes; "
 			"running the captured part\n",
-			st->cfg->pcap, st->index, caplen, len);
-	run_packet(st, pkt, caplen);
+			st->cfg->pcap, p->index, p->caplen, p->len);
+	run_packet(st, &pkt);
+	free(frame);
+	return st->stop ? HR_EXIT_USAGE : 0;
+}
+
+static int count_packet(void *arg, const struct hr_pcapng_pkt *p)
+{
+	(*(size_t *)arg)++;
+	return 0;
 }
 
 static int run_pcap(struct test_state *st)
 {
+	size_t n = 0;
+	int ret;
+
+	/* The hints file is checked against the packet count first. */
+	if (st->cfg->hints.file) {
+		if (hr_pcapng_each(st->cfg->pcap, count_packet, &n) < 0 ||
+		    test_hints_load(&st->cfg->hints, n))
+			return HR_EXIT_USAGE;
+	}
 	/* A damaged file still has its earlier packets run and printed. */
-	return hr_pcap_each(st->cfg->pcap, pcap_packet, st) ? HR_EXIT_USAGE :
-							      HR_EXIT_OK;
+	ret = hr_pcapng_each(st->cfg->pcap, pcap_packet, st);
+	if (ret > 0)
+		return ret;
+	return ret ? HR_EXIT_USAGE : HR_EXIT_OK;
+}
+
+/* --repeat: 1 .. UINT32_MAX (the kernel's attr.test.repeat is a u32),
+ * checked in 64 bits so that nothing wraps. */
+static int parse_repeat(const char *arg, uint32_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (!*arg || *end || arg[strspn(arg, " \t")] == '-') {
+		fprintf(stderr, "headroom: --repeat: '%s' is not a number\n",
+			arg);
+		return -EINVAL;
+	}
+	if (errno == ERANGE || v > UINT32_MAX) {
+		fprintf(stderr,
+			"headroom: --repeat: %s is above 4294967295 (a u32, "
+			"as the kernel's test run takes)\n",
+			arg);
+		return -EINVAL;
+	}
+	if (!v) {
+		fprintf(stderr, "headroom: --repeat: 0: want at least 1\n");
+		return -EINVAL;
+	}
+	*out = (uint32_t)v;
+	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct test_cfg *cfg)
@@ -283,10 +458,14 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 		{ "dump-maps", no_argument, NULL, 'D' },
 		HR_CLI_LOAD_LONGOPTS,
 		{ "events", no_argument, NULL, 'E' },
+		{ "hints", required_argument, NULL, 'H' },
+		{ "hints-const", required_argument, NULL, 'C' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "meta-type", required_argument, NULL, 'T' },
+		{ "raw-ip", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
 	int c, ret;
 
 	cfg->hex = calloc((size_t)argc, sizeof(*cfg->hex));
@@ -310,13 +489,23 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 			}
 			break;
 		case 'r':
-			errno = 0;
-			cfg->repeat = (uint32_t)strtoul(optarg, &end, 0);
-			if (errno || *end || !cfg->repeat) {
-				fprintf(stderr, "headroom: --repeat: want a "
-						"positive number\n");
+			if (parse_repeat(optarg, &cfg->repeat))
 				return -EINVAL;
-			}
+			break;
+		case 'H':
+			cfg->hints.file = optarg;
+			break;
+		case 'C':
+			cfg->hints.constant = optarg;
+			break;
+		case 'd':
+			cfg->hints.device = optarg;
+			break;
+		case 'T':
+			cfg->meta_type = optarg;
+			break;
+		case 'I':
+			cfg->raw_ip = true;
 			break;
 		case 'j':
 			cfg->json = true;
@@ -369,7 +558,12 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 				"(not both)\n");
 		return -EINVAL;
 	}
-	return 0;
+	if (cfg->raw_ip && !cfg->pcap) {
+		fprintf(stderr,
+			"headroom test: --raw-ip is for --pcap input\n");
+		return -EINVAL;
+	}
+	return test_hints_setup(&cfg->hints);
 }
 
 /* A --events sample, printed as it arrives (during the run, so before
@@ -415,8 +609,7 @@ static int open_out(struct test_state *st)
 {
 	if (!st->cfg->out)
 		return 0;
-	st->dump = hr_pcap_out_open(st->cfg->out);
-	return st->dump ? 0 : -EIO;
+	return hr_pcapng_open(st->cfg->out, HR_PCAPNG_AUTO, &st->dump);
 }
 
 static struct hr_prog *open_prog(const struct test_cfg *cfg,
@@ -445,6 +638,21 @@ int hr_cmd_test(int argc, char **argv)
 		goto out;
 	}
 	st.xdp = !strncmp(hr_prog_type_name(st.prog), "xdp", 3);
+	if (!st.xdp &&
+	    (cfg.hints.file || cfg.hints.constant || cfg.hints.device)) {
+		fprintf(stderr,
+			"headroom test: --hints, --hints-const and --device "
+			"are for XDP programs (the metadata kfuncs); '%s' is "
+			"a tc program\n",
+			hr_prog_name(st.prog));
+		rc = HR_EXIT_USAGE;
+		goto out;
+	}
+	if (test_meta_type_open(&st.mt, cfg.spec, cfg.meta_type) ||
+	    (!cfg.pcap && test_hints_load(&cfg.hints, (size_t)cfg.nhex))) {
+		rc = HR_EXIT_USAGE;
+		goto out;
+	}
 	if (!st.xdp && cfg.meta_len) {
 		fprintf(stderr,
 			"headroom test: --meta is for XDP programs; "
@@ -465,7 +673,10 @@ int hr_cmd_test(int argc, char **argv)
 	if (rc == HR_EXIT_OK && st.failed)
 		rc = HR_EXIT_RUN;
 out:
-	hr_pcap_out_close(st.dump);
+	if (hr_pcapng_close(st.dump) && rc == HR_EXIT_OK)
+		rc = HR_EXIT_USAGE;
+	test_meta_type_close(&st.mt);
+	test_hints_free(&cfg.hints);
 	hr_object_close(obj);
 	free(cfg.hex);
 	free(cfg.maps);

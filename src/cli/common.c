@@ -61,6 +61,23 @@ void hr_hex_print(FILE *f, const void *buf, size_t len)
 		fprintf(f, "%02x", p[i]);
 }
 
+char *hr_hex_str(const void *buf, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	const uint8_t *p = buf;
+	char *s = malloc(2 * len + 1);
+	size_t i;
+
+	if (!s)
+		return NULL;
+	for (i = 0; i < len; i++) {
+		s[2 * i] = digits[p[i] >> 4];
+		s[2 * i + 1] = digits[p[i] & 15];
+	}
+	s[2 * len] = '\0';
+	return s;
+}
+
 struct hr_prog *hr_cli_open_prog(const char *spec, const char *force_type,
 				 struct hr_object **obj)
 {
