@@ -107,6 +107,14 @@ extern const struct hr_helper hr_helper_redirect_peer; /* 155 */
 /* bpf_trace_vprintk (helpers_misc.c), in the base set. */
 extern const struct hr_helper hr_helper_trace_vprintk; /* 177 */
 
+/* Socket lookups over an empty socket table, XDP and tc (helpers_sock.c). */
+extern const struct hr_helper hr_helper_sk_lookup_tcp; /* 84 */
+extern const struct hr_helper hr_helper_sk_lookup_udp; /* 85 */
+extern const struct hr_helper hr_helper_sk_release; /* 86 */
+extern const struct hr_helper hr_helper_skc_lookup_tcp; /* 99 */
+extern const struct hr_helper hr_helper_tcp_check_syncookie; /* 100 */
+extern const struct hr_helper hr_helper_tcp_gen_syncookie; /* 110 */
+
 /* Perf events (helpers_perf.c): bpf_perf_event_output per context. */
 extern const struct hr_helper hr_helper_xdp_event_output; /* 25, XDP */
 extern const struct hr_helper hr_helper_skb_event_output; /* 25, tc */

@@ -35,6 +35,12 @@ static const struct hr_helper *const xdp_helpers[] = {
 	&hr_helper_dynptr_read,
 	&hr_helper_dynptr_write,
 	&hr_helper_xdp_fib_lookup,
+	&hr_helper_sk_lookup_tcp,
+	&hr_helper_sk_lookup_udp,
+	&hr_helper_sk_release,
+	&hr_helper_skc_lookup_tcp,
+	&hr_helper_tcp_check_syncookie,
+	&hr_helper_tcp_gen_syncookie,
 	NULL,
 };
 
