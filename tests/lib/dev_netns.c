@@ -100,10 +100,16 @@ pid_t dv_fork_in(const char *ns, int (*fn)(void *), void *arg)
 
 int dv_wait(pid_t pid)
 {
+	pid_t got;
 	int st;
 
-	if (waitpid(pid, &st, 0) != pid)
+	do
+		got = waitpid(pid, &st, 0);
+	while (got < 0 && errno == EINTR);
+	if (got != pid) {
+		fprintf(stderr, "waitpid %d: %s\n", (int)pid, strerror(errno));
 		return -1;
+	}
 	if (WIFSIGNALED(st))
 		return 128 + WTERMSIG(st);
 	return WEXITSTATUS(st);
