@@ -5,7 +5,7 @@
 # unless scripts/layers.allow lists it (the ones the tree still has, each
 # to go behind an ops table), and an allowed one that is gone must leave
 # the list too. Prints a RESULT line.
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 layers="$(sed -n 's/^LAYERS *:= *//p' Makefile) cli"
 rank() {
 	i=0
@@ -27,7 +27,7 @@ for f in $(find src -name '*.[ch]' | sort); do
 		failed=$((failed + 1))
 		continue
 	fi
-	for inc in $(sed -n 's/^#include "\([a-z_]*\/[^"]*\)"/\1/p' "$f"); do
+	for inc in $(sed -n 's/^#include "\([a-z_]*\/[^"]*\)".*/\1/p' "$f"); do
 		l=${inc%%/*}
 		[ "$l" = headroom ] && continue
 		ri=$(rank "$l")
