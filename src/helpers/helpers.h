@@ -58,6 +58,10 @@ extern const struct hr_helper hr_helper_ringbuf_submit; /* 132 */
 extern const struct hr_helper hr_helper_ringbuf_discard; /* 133 */
 extern const struct hr_helper hr_helper_ringbuf_query; /* 134 */
 extern const struct hr_helper hr_helper_ktime_get_boot_ns; /* 125 */
+
+/* Task (helpers_task.c). */
+extern const struct hr_helper hr_helper_get_current_pid_tgid; /* 14 */
+extern const struct hr_helper hr_helper_get_ns_current_pid_tgid; /* 120 */
 extern const struct hr_helper hr_helper_ktime_get_coarse_ns; /* 160 */
 extern const struct hr_helper hr_helper_jiffies64; /* 118 */
 extern const struct hr_helper hr_helper_get_numa_node_id; /* 42 */

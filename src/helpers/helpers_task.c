@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The task helpers every program type has had since Linux 6.10 (kernel/bpf/
+ * helpers.c bpf_get_current_pid_tgid, bpf_get_ns_current_pid_tgid, both in
+ * bpf_base_func_proto): "current" is the thread that runs the program, as
+ * it is the task that called BPF_PROG_TEST_RUN or the one a softirq
+ * interrupted in the kernel.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "helpers/helpers.h"
+#include "vm/mem.h"
+#include "vm/vm.h"
+
+/* struct bpf_pidns_info of the UAPI: pid, tgid. */
+#define HR_PIDNS_INFO_SIZE 8u
+
+static uint64_t get_current_pid_tgid(uint64_t r1, uint64_t r2, uint64_t r3,
+				     uint64_t r4, uint64_t r5,
+				     struct hr_run *run)
+{
+	return (uint64_t)getpid() << 32 | (uint32_t)syscall(SYS_gettid);
+}
+
+/* The pid namespace is the process's own: the answer is filled in only
+ * when @dev/@ino name it, as ns_match() wants. */
+static uint64_t get_ns_current_pid_tgid(uint64_t dev, uint64_t ino,
+					uint64_t nsdata, uint64_t size,
+					uint64_t r5, struct hr_run *run)
+{
+	uint32_t *info = hr_run_mem(run, nsdata, size, true);
+	struct stat st;
+
+	if (!info)
+		return (uint64_t)(int64_t)-EINVAL;
+	if (size != HR_PIDNS_INFO_SIZE || (uint32_t)dev != dev ||
+	    stat("/proc/self/ns/pid", &st) || (uint64_t)st.st_dev != dev ||
+	    (uint64_t)st.st_ino != ino) {
+		memset(info, 0, size);
+		return (uint64_t)(int64_t)-EINVAL;
+	}
+	info[0] = (uint32_t)syscall(SYS_gettid);
+	info[1] = (uint32_t)getpid();
+	return 0;
+}
+
+const struct hr_helper hr_helper_get_current_pid_tgid = {
+	.id = 14,
+	.name = "bpf_get_current_pid_tgid",
+	.fn = get_current_pid_tgid,
+};
+
+const struct hr_helper hr_helper_get_ns_current_pid_tgid = {
+	.id = 120,
+	.name = "bpf_get_ns_current_pid_tgid",
+	.fn = get_ns_current_pid_tgid,
+};
