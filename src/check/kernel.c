@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The live kernel's verdict, for `headroom check --kernel` and
+ * scripts/verifier-record.sh: one program of an object loaded through
+ * libbpf (bpf_object__load) with the verifier log at level 1, the others
+ * left out (autoload off). A program calling the XDP hint kfuncs is loaded
+ * device-bound (BPF_F_XDP_DEV_BOUND_ONLY, prog_ifindex) on a veth made in
+ * a network namespace of a child of its own, so nothing outlives it.
+ * From the log: the error line (the first after the instruction at
+ * fault), that instruction, and the "; code @ file:line" before it, as
+ * bpftool prints them.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "check/check.h"
+#include "loader/line_info.h"
+
+#define LOG_SIZE (1u << 22)
+#define XDP_DEV_BOUND_ONLY (1u << 6)
+
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
+
+/* "12: (71) r1 = ..." -> 12; -1 when @l is not an instruction line. */
+static int insn_line(const char *l)
+{
+	char *e;
+	long v = strtol(l, &e, 10);
+
+	if (e == l || e[0] != ':' || e[1] != ' ' || e[2] != '(' || v < 0)
+		return -1;
+	return (int)v;
+}
+
+static void copy_line(char *dst, size_t n, const char *l)
+{
+	size_t k = strcspn(l, "\n");
+
+	if (k >= n)
+		k = n - 1;
+	memcpy(dst, l, k);
+	dst[k] = 0;
+}
+
+/* "; code @ file.c:23" -> file, line. */
+static void src_line(struct hr_check_result *res, const char *l)
+{
+	const char *at = NULL, *p;
+	size_t k = strcspn(l, "\n");
+	char *colon;
+
+	for (p = l; p < l + k; p++)
+		if (p[0] == ' ' && p[1] == '@' && p[2] == ' ')
+			at = p + 3;
+	if (!at)
+		return;
+	copy_line(res->file, sizeof(res->file), at);
+	colon = strrchr(res->file, ':');
+	if (!colon)
+		return;
+	*colon = 0;
+	res->line = (unsigned int)strtoul(colon + 1, NULL, 10);
+}
+
+static void parse_log(const char *log, struct hr_check_result *res)
+{
+	const char *l, *last_insn = NULL, *last_src = NULL, *src_for = NULL;
+
+	/* The last instruction printed is the one at fault; its error line
+	 * follows it. */
+	for (l = log; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
+		if (l[0] == ';')
+			last_src = l;
+		else if (insn_line(l) >= 0) {
+			last_insn = l;
+			src_for = last_src;
+		}
+	}
+	res->insn = last_insn ? insn_line(last_insn) : -1;
+	if (src_for)
+		src_line(res, src_for);
+	l = last_insn ? strchr(last_insn, '\n') : NULL;
+	l = l ? l + 1 : log;
+	/* Skip state dumps ("R1=..." lines at level 2, "from 4 to 6:"). */
+	while (*l && (l[0] == '\n' || !strncmp(l, "from ", 5)))
+		l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "";
+	copy_line(res->reason, sizeof(res->reason), l);
+}
+
+void hr_check_set_line(const char *path, const char *name,
+		       struct hr_check_result *res)
+{
+	struct hr_line_table t;
+	const struct hr_line *l;
+
+	if (res->insn < 0 || hr_line_table_load(path, name, &t))
+		return;
+	l = hr_line_find(&t, (uint32_t)res->insn);
+	if (l) {
+		snprintf(res->file, sizeof(res->file), "%s",
+			 hr_line_base(l->file));
+		res->line = l->line;
+	}
+	hr_line_table_free(&t);
+}
+
+static int load_one(const char *path, const char *name, int ifindex,
+		    struct hr_check_result *res, char **logp)
+{
+	struct bpf_object *obj;
+	struct bpf_program *p, *want = NULL;
+	char *log;
+	int err;
+
+	log = calloc(1, LOG_SIZE);
+	if (!log)
+		return -ENOMEM;
+	libbpf_set_print(quiet);
+	obj = bpf_object__open_file(path, NULL);
+	if (!obj) {
+		err = -errno;
+		free(log);
+		return err;
+	}
+	bpf_object__for_each_program(p, obj)
+	{
+		if (!strcmp(bpf_program__name(p), name))
+			want = p;
+		else
+			bpf_program__set_autoload(p, false);
+	}
+	if (!want) {
+		bpf_object__close(obj);
+		free(log);
+		return -ENOENT;
+	}
+	bpf_program__set_log_buf(want, log, LOG_SIZE);
+	bpf_program__set_log_level(want, 1);
+	if (ifindex) {
+		bpf_program__set_ifindex(want, (unsigned int)ifindex);
+		bpf_program__set_flags(want, bpf_program__flags(want) |
+						     XDP_DEV_BOUND_ONLY);
+	}
+	err = bpf_object__load(obj);
+	memset(res, 0, sizeof(*res));
+	res->insn = -1;
+	if (!err) {
+		res->verdict = HR_CHECK_ACCEPT;
+	} else if (!log[0]) {
+		/* No log: the load failed before the verifier ran. */
+		bpf_object__close(obj);
+		free(log);
+		return err;
+	} else {
+		res->verdict = HR_CHECK_REJECT;
+		parse_log(log, res);
+		/* The log prints a line only where it changes: one that
+		 * scrolled away is looked up. */
+		if (!res->line && res->insn >= 0)
+			hr_check_set_line(path, name, res);
+	}
+	bpf_object__close(obj);
+	if (logp)
+		*logp = log;
+	else
+		free(log);
+	return 0;
+}
+
+/* In a child: a namespace and a veth of its own, the load, the answer
+ * written to @fd. */
+static int devbound_child(const char *path, const char *name, int fd)
+{
+	struct hr_check_result res;
+	int err, idx;
+
+	if (unshare(CLONE_NEWNET))
+		return -errno;
+	if (system("ip link add hr-check0 type veth peer name hr-check1 "
+		   ">/dev/null 2>&1 && ip link set hr-check0 up "
+		   ">/dev/null 2>&1"))
+		return -ENODEV;
+	idx = (int)if_nametoindex("hr-check0");
+	if (!idx)
+		return -ENODEV;
+	err = load_one(path, name, idx, &res, NULL);
+	if (!err && write(fd, &res, sizeof(res)) != sizeof(res))
+		err = -EIO;
+	return err;
+}
+
+static int load_devbound(const char *path, const char *name,
+			 struct hr_check_result *res)
+{
+	int fds[2], st, err = -EIO;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		return err;
+	}
+	if (!pid) {
+		close(fds[0]);
+		_exit(-devbound_child(path, name, fds[1]) & 0xff);
+	}
+	close(fds[1]);
+	if (read(fds[0], res, sizeof(*res)) == sizeof(*res))
+		err = 0;
+	close(fds[0]);
+	if (waitpid(pid, &st, 0) == pid && err && WIFEXITED(st) &&
+	    WEXITSTATUS(st))
+		err = -WEXITSTATUS(st);
+	return err;
+}
+
+int hr_check_kernel(const char *path, const char *name, bool dev_bound,
+		    struct hr_check_result *res, char **log)
+{
+	if (log)
+		*log = NULL;
+	if (geteuid() != 0)
+		return -EPERM;
+	if (dev_bound)
+		return load_devbound(path, name, res);
+	return load_one(path, name, 0, res, log);
+}

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+/*
+ * When headroom's own loader refuses a program (src/loader, src/vm
+ * ctx_check.c and isa.c check what the kernel's check_* functions check at
+ * load), the refusal is read as the kernel's verdict where the two rules
+ * are the same, and reworded as the verifier words it; any other refusal
+ * is "cannot tell".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+
+#define FUNC_MAX_ID 212 /* __BPF_FUNC_MAX_ID of 6.18 */
+
+/* Helpers the kernel gives tc only or XDP only (predict.c has the same
+ * lists for calls it walks). */
+bool hr_check_helper_wrong_type(bool xdp, int id);
+
+void hr_check_from_load_error(const char *err, bool xdp,
+			      struct hr_check_result *res)
+{
+	const char *p = strstr(err, " insn ");
+	int off, size, id;
+	char name[64];
+
+	memset(res, 0, sizeof(*res));
+	res->verdict = HR_CHECK_UNKNOWN;
+	res->insn = -1;
+	snprintf(res->reason, sizeof(res->reason),
+		 "cannot tell; headroom does not load it: %s", err);
+	if (!p)
+		return;
+	res->insn = atoi(p + 6);
+	p = strchr(p + 6, ':');
+	if (!p)
+		return;
+	p += 2;
+	if (sscanf(p, "invalid bpf_context access off=%d size=%d", &off,
+		   &size) == 2) {
+		res->verdict = HR_CHECK_REJECT;
+		snprintf(res->reason, sizeof(res->reason),
+			 "invalid bpf_context access off=%d size=%d", off,
+			 size);
+	} else if (!strncmp(p, "frame pointer r10 is read only", 30)) {
+		res->verdict = HR_CHECK_REJECT;
+		snprintf(res->reason, sizeof(res->reason),
+			 "frame pointer is read only");
+	} else if (sscanf(p, "unknown helper id %d", &id) == 1 &&
+		   (id <= 0 || id >= FUNC_MAX_ID)) {
+		res->verdict = HR_CHECK_REJECT;
+		snprintf(res->reason, sizeof(res->reason),
+			 "invalid func unknown#%d", id);
+	} else if (sscanf(p, "helper %63s (id %d) is not available", name,
+			  &id) == 2 &&
+		   hr_check_helper_wrong_type(xdp, id)) {
+		res->verdict = HR_CHECK_REJECT;
+		snprintf(res->reason, sizeof(res->reason),
+			 "program of this type cannot use helper %s#%d", name,
+			 id);
+	}
+}

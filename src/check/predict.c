@@ -1,0 +1,1809 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The verifier's verdict predicted: every path of the program walked the
+ * way the kernel's do_check walks it (kernel/bpf/verifier.c), fall-through
+ * first and the jump's target later, with the register types it tracks
+ * (scalar ranges, ctx, packet pointers with their proven range, data_end,
+ * metadata, stack, map pointers and values, references), and the errors
+ * it prints worded as it words them.
+ *
+ * Conservative by construction: a rejection is predicted only on a path
+ * all of whose facts the kernel knows just as exactly (a "soft" path has
+ * gone through a branch or value this model knows less about than the
+ * kernel, and a fault there is only "cannot tell"); anything not modelled
+ * (bpf-to-bpf calls, most kfuncs, helpers without a model here, atomics
+ * on packets, signed or 32-bit range reasoning) makes the verdict unknown
+ * unless a certain rejection is found elsewhere.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/bpf.h>
+
+#include "check/check.h"
+#include "helpers/helpers.h"
+#include "maps/map.h"
+#include "maps/map_impl.h"
+#include "progs/prog.h"
+#include "vm/isa.h"
+
+#define MAX_STACK 512
+#define MAX_PKT_OFF 0xffff
+#define INSN_LIMIT 1000000u
+#define WORK_CAP 8000000u /* steps over all paths before giving up */
+#define MAX_PENDING 4096
+#define MAX_REFS 4
+#define FUNC_MAX_ID 212 /* __BPF_FUNC_MAX_ID of 6.18 */
+#define LOOP_RING 8
+
+enum rtype {
+	R_NONE, /* not initialized */
+	R_SCALAR,
+	R_CTX,
+	R_PKT,
+	R_PKT_END,
+	R_META,
+	R_STACK,
+	R_MAP_PTR,
+	R_VAL,
+	R_VAL_OR_NULL,
+	R_SOCK,
+	R_SOCK_OR_NULL,
+	R_OTHER, /* a pointer or value this model does not follow */
+};
+
+static const char *const rtype_name[] = {
+	"?",	    "scalar",	    "ctx",     "pkt",	    "pkt_end",
+	"pkt_meta", "fp",	    "map_ptr", "map_value", "map_value_or_null",
+	"sock",	    "sock_or_null", "?",
+};
+
+struct reg {
+	uint8_t t;
+	/* Scalars: the kernel knows no more than [lo, hi]; pointers: their
+	 * variable part is known as exactly. */
+	bool exact;
+	/* Array lookups with a constant key the kernel may prove non-NULL. */
+	bool maybe_nonnull;
+	/* Scalars: the range is the kernel's, but its bit-level knowledge
+	 * (tnum) may decide branches this range does not. */
+	bool lossy;
+	int32_t off; /* pointers: the constant offset */
+	int32_t range; /* pkt / meta: bytes proven from the pointer's base */
+	uint32_t id; /* pkt: variable part; null-tests; scalar copies; refs */
+	uint64_t lo, hi; /* scalars; pointers' variable part */
+	const struct hr_map *map;
+	uint32_t vsize;
+	bool rdonly;
+};
+
+struct slot {
+	bool spill; /* an 8-byte register spill */
+	struct reg r;
+};
+
+struct state {
+	struct reg r[HR_NREGS];
+	struct slot s[MAX_STACK / 8];
+	uint32_t refs[MAX_REFS], ref_insn[MAX_REFS];
+	int nrefs;
+	uint32_t pc;
+	uint32_t depth; /* instructions on this path */
+	bool soft;
+	/* The last loop heads this path reached, with its state's hash
+	 * there: the same state again means a loop that cannot end. */
+	uint32_t lh_pc[LOOP_RING];
+	uint64_t lh_hash[LOOP_RING];
+	unsigned int nlh;
+};
+
+struct walk {
+	const struct hr_prog *prog;
+	const struct hr_insn *in;
+	uint32_t cnt;
+	bool xdp, tc, dev_bound;
+	int off_data, off_end, off_meta;
+	struct state *pend;
+	unsigned int npend;
+	uint64_t work;
+	uint32_t next_id;
+	/* The instruction walked last: where the kernel's log stops when
+	 * its instruction count runs out before the next one. */
+	uint32_t last_pc;
+	/* Loop detection: the states on the current path at back-edge
+	 * targets, as (pc, hash). */
+	struct hr_check_result *res;
+	/* Per instruction: arrivals over a back edge on exact paths. */
+	uint32_t *visits;
+	bool rejected, unknown;
+	char unknown_why[160];
+	uint32_t unknown_pc;
+};
+
+static void set_unknown(struct walk *w, uint32_t pc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->unknown)
+		return;
+	w->unknown = true;
+	w->unknown_pc = pc;
+	va_start(ap, fmt);
+	vsnprintf(w->unknown_why, sizeof(w->unknown_why), fmt, ap);
+	va_end(ap);
+}
+
+/* A fault on @s at @pc: a rejection on a path the kernel knows as well,
+ * else "cannot tell". Returns -1 so callers end the path. */
+static int fault(struct walk *w, const struct state *s, uint32_t pc,
+		 const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (s->soft) {
+		set_unknown(w, pc,
+			    "%s (on a path this check follows less "
+			    "exactly than the kernel)",
+			    msg);
+		return -1;
+	}
+	if (!w->rejected) {
+		w->rejected = true;
+		w->res->verdict = HR_CHECK_REJECT;
+		snprintf(w->res->reason, sizeof(w->res->reason), "%s", msg);
+		w->res->insn = (int)pc;
+	}
+	return -1;
+}
+
+static struct reg scalar(uint64_t lo, uint64_t hi, bool exact)
+{
+	return (struct reg){ .t = R_SCALAR, .exact = exact, .lo = lo, .hi = hi };
+}
+
+static struct reg konst(uint64_t v)
+{
+	return scalar(v, v, true);
+}
+
+static bool is_const(const struct reg *r)
+{
+	return r->t == R_SCALAR && r->lo == r->hi && r->exact;
+}
+
+static bool is_ptr(const struct reg *r)
+{
+	return r->t != R_NONE && r->t != R_SCALAR;
+}
+
+static uint64_t size_max(int size)
+{
+	return size >= 8 ? UINT64_MAX : (1ull << (size * 8)) - 1;
+}
+
+/* --- the program type's context ----------------------------------- */
+
+static bool ctx_ok(const struct walk *w, int off, int size, bool write)
+{
+	const struct hr_prog_type *t = w->prog->type;
+
+	return t && t->ctx_access && t->ctx_access(w->prog, off, size, write);
+}
+
+/* Helpers the kernel gives one of the two types only (xdp_func_proto,
+ * tc_cls_act_func_proto): the others are allowed or not modelled. */
+bool hr_check_helper_wrong_type(bool xdp, int id)
+{
+	static const int skb_only[] = { 9,  10, 11, 13, 18, 19, 26,
+					31, 32, 38, 39, 43, 50, 68 };
+	static const int xdp_only[] = { 44, 54, 65, 188, 189, 190 };
+	size_t i;
+
+	if (xdp)
+		for (i = 0; i < sizeof(skb_only) / sizeof(skb_only[0]); i++)
+			if (skb_only[i] == id)
+				return true;
+	if (!xdp)
+		for (i = 0; i < sizeof(xdp_only) / sizeof(xdp_only[0]); i++)
+			if (xdp_only[i] == id)
+				return true;
+	return false;
+}
+
+/* bpf_helper_changes_pkt_data, for the helpers of these two types. */
+static bool changes_pkt(int id)
+{
+	switch (id) {
+	case 9:
+	case 10:
+	case 11:
+	case 18:
+	case 19:
+	case 31:
+	case 38:
+	case 39:
+	case 43:
+	case 44:
+	case 50:
+	case 54:
+	case 65:
+		return true;
+	}
+	return false;
+}
+
+/* --- register and stack helpers ------------------------------------ */
+
+static struct slot *slot_at(struct state *s, int off)
+{
+	return &s->s[(MAX_STACK + off) / 8];
+}
+
+/* Every packet pointer (registers and spills) forgotten, as
+ * clear_all_pkt_pointers does: root's become unknown numbers. */
+static void clear_pkt(struct state *s)
+{
+	int i;
+
+	for (i = 0; i < HR_NREGS; i++)
+		if (s->r[i].t == R_PKT || s->r[i].t == R_PKT_END ||
+		    s->r[i].t == R_META)
+			s->r[i] = scalar(0, UINT64_MAX, true);
+	for (i = 0; i < MAX_STACK / 8; i++)
+		if (s->s[i].spill &&
+		    (s->s[i].r.t == R_PKT || s->s[i].r.t == R_PKT_END ||
+		     s->s[i].r.t == R_META))
+			s->s[i].r = scalar(0, UINT64_MAX, true);
+}
+
+/* Whether another register or spill holds scalar copy @id. */
+static bool id_shared(const struct state *s, int self, uint32_t id)
+{
+	int i, n = 0;
+
+	if (!id)
+		return false;
+	for (i = 0; i < HR_NREGS; i++)
+		if (i != self && s->r[i].t == R_SCALAR && s->r[i].id == id)
+			n++;
+	for (i = 0; i < MAX_STACK / 8; i++)
+		if (s->s[i].spill && s->s[i].r.t == R_SCALAR &&
+		    s->s[i].r.id == id)
+			n++;
+	return n > 0;
+}
+
+/* --- memory accesses ----------------------------------------------- */
+
+static int check_stack(struct walk *w, struct state *s, uint32_t pc, int regno,
+		       const struct reg *b, int off, int size, bool write)
+{
+	int a = b->off + off;
+
+	if (a % size)
+		return fault(w, s, pc,
+			     "misaligned stack access off 0+%d+%d size %d",
+			     b->off, off, size);
+	if (a < -MAX_STACK || a + size > 0)
+		return fault(w, s, pc, "invalid %s stack R%d off=%d size=%d",
+			     write ? "write to" : "read from", regno, a, size);
+	return 0;
+}
+
+/* A packet or metadata access through @b: check_packet_access. */
+static int check_pkt(struct walk *w, struct state *s, uint32_t pc, int regno,
+		     const struct reg *b, int off, int size)
+{
+	int a = b->off + off;
+
+	if (b->id && !b->exact) {
+		set_unknown(w, pc,
+			    "packet access at a variable offset this "
+			    "check does not bound exactly");
+		return -1;
+	}
+	if (b->id && b->hi > INT64_MAX)
+		return fault(w, s, pc,
+			     "R%d min value is negative, either use unsigned "
+			     "index or do a if (index >=0) check.",
+			     regno);
+	if (a < 0 || a + size > b->range)
+		return fault(w, s, pc,
+			     "invalid access to packet, off=%d size=%d, "
+			     "R%d(id=%u,off=%d,r=%d)",
+			     a, size, regno, b->id, a, b->range);
+	return 0;
+}
+
+static int check_val(struct walk *w, struct state *s, uint32_t pc, int regno,
+		     const struct reg *b, int off, int size, bool write)
+{
+	int64_t a = (int64_t)b->off + off;
+
+	if (!b->exact) {
+		set_unknown(w, pc,
+			    "map value access at an offset this check "
+			    "does not bound exactly");
+		return -1;
+	}
+	if (write && b->rdonly)
+		return fault(w, s, pc,
+			     "write into map forbidden, value_size=%u off=%lld "
+			     "size=%d",
+			     b->vsize, (long long)a, size);
+	if (b->lo > INT64_MAX)
+		return fault(w, s, pc,
+			     "R%d min value is negative, either use unsigned "
+			     "index or do a if (index >=0) check.",
+			     regno);
+	if (a + (int64_t)b->lo < 0 ||
+	    a + (int64_t)b->lo + size > (int64_t)b->vsize)
+		return fault(w, s, pc,
+			     "invalid access to map value, value_size=%u "
+			     "off=%lld size=%d",
+			     b->vsize, (long long)(a + (int64_t)b->lo), size);
+	if (b->hi > (uint64_t)1 << 29)
+		return fault(w, s, pc,
+			     "R%d unbounded memory access, make sure to bounds "
+			     "check any such access",
+			     regno);
+	if (a + (int64_t)b->hi + size > (int64_t)b->vsize)
+		return fault(w, s, pc,
+			     "invalid access to map value, value_size=%u "
+			     "off=%lld size=%d",
+			     b->vsize, (long long)(a + (int64_t)b->hi), size);
+	return 0;
+}
+
+/* A load or store of @size at @b + @off; for a load, *out gets the value
+ * read. @val: the register stored, or NULL for an immediate. */
+static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
+		      int off, int size, bool write, const struct reg *val,
+		      struct reg *out)
+{
+	struct reg *b = &s->r[regno];
+	int err;
+
+	*out = scalar(0, size_max(size), true);
+	switch (b->t) {
+	case R_NONE:
+		return fault(w, s, pc, "R%d !read_ok", regno);
+	case R_CTX:
+		if (b->off)
+			return fault(w, s, pc,
+				     "dereference of modified ctx ptr R%d "
+				     "off=%d disallowed",
+				     regno, b->off);
+		if (!ctx_ok(w, off, size, write))
+			return fault(
+				w, s, pc,
+				"invalid bpf_context access off=%d size=%d",
+				off, size);
+		if (write)
+			return 0;
+		if (off == w->off_data)
+			*out = (struct reg){ .t = R_PKT, .exact = true };
+		else if (off == w->off_end)
+			*out = (struct reg){ .t = R_PKT_END, .exact = true };
+		else if (off == w->off_meta)
+			*out = (struct reg){ .t = R_META, .exact = true };
+		return 0;
+	case R_PKT:
+	case R_META:
+		err = check_pkt(w, s, pc, regno, b, off, size);
+		if (err)
+			return err;
+		if (write && b->t == R_PKT && !w->xdp && !w->tc) {
+			set_unknown(w, pc, "packet write");
+			return -1;
+		}
+		return 0;
+	case R_STACK: {
+		struct slot *sl;
+		int a = b->off + off;
+
+		err = check_stack(w, s, pc, regno, b, off, size, write);
+		if (err)
+			return err;
+		sl = slot_at(s, a & ~7);
+		if (write) {
+			if (size == 8 && val) {
+				sl->spill = true;
+				sl->r = *val;
+			} else {
+				sl->spill = false;
+				if (size == 8 ||
+				    (sl->r.t != R_SCALAR && sl->r.t != R_NONE))
+					sl->r = scalar(0, UINT64_MAX, false);
+				else
+					sl->r = scalar(0, UINT64_MAX, false);
+			}
+			return 0;
+		}
+		if (sl->spill && size == 8) {
+			*out = sl->r;
+			return 0;
+		}
+		if (sl->spill && sl->r.t != R_SCALAR) {
+			set_unknown(w, pc, "part of a spilled pointer read");
+			return -1;
+		}
+		/* Root reads uninitialized stack (allow_uninit_stack); what
+		 * the kernel knows of narrow spills this model does not. */
+		*out = scalar(0, size_max(size), false);
+		return 0;
+	}
+	case R_VAL:
+		err = check_val(w, s, pc, regno, b, off, size, write);
+		if (err)
+			return err;
+		/* Frozen maps read as constants to the kernel. */
+		if (b->rdonly)
+			out->exact = false;
+		return 0;
+	case R_SCALAR:
+	case R_PKT_END:
+	case R_VAL_OR_NULL:
+	case R_SOCK_OR_NULL:
+		if (b->t == R_VAL_OR_NULL && b->maybe_nonnull) {
+			set_unknown(w, pc,
+				    "array lookup used without a NULL "
+				    "test (the kernel may prove its key "
+				    "constant)");
+			return -1;
+		}
+		return fault(w, s, pc, "R%d invalid mem access '%s'", regno,
+			     rtype_name[b->t]);
+	default:
+		set_unknown(w, pc, "access through a %s pointer",
+			    b->t == R_MAP_PTR ? "map" : "socket or other");
+		return -1;
+	}
+}
+
+/* --- ALU ------------------------------------------------------------ */
+
+static int alu(struct walk *w, struct state *s, uint32_t pc,
+	       const struct hr_insn *in)
+{
+	bool is64 = HR_CLASS(in->code) == HR_ALU64;
+	int op = HR_OP(in->code);
+	struct reg *d = &s->r[in->dst];
+	struct reg src;
+
+	if (in->dst == 10)
+		return fault(w, s, pc, "frame pointer is read only");
+	if (HR_SRC(in->code) == HR_X && op != HR_END && op != HR_NEG) {
+		if (s->r[in->src].t == R_NONE)
+			return fault(w, s, pc, "R%d !read_ok", in->src);
+		src = s->r[in->src];
+	} else {
+		src = konst(is64 ? (uint64_t)(int64_t)in->imm :
+				   (uint64_t)(uint32_t)in->imm);
+	}
+	if (op == HR_MOV) {
+		if (in->off) { /* movsx */
+			*d = scalar(0, UINT64_MAX, false);
+			return 0;
+		}
+		if (!is64 && src.t == R_SCALAR && src.hi > UINT32_MAX)
+			src = scalar(0, UINT32_MAX, false);
+		else if (!is64 && is_ptr(&src))
+			src = scalar(0, UINT32_MAX, false);
+		if (src.t == R_SCALAR && HR_SRC(in->code) == HR_X && !src.id) {
+			src.id = ++w->next_id;
+			s->r[in->src].id = src.id;
+		}
+		*d = src;
+		return 0;
+	}
+	if (d->t == R_NONE)
+		return fault(w, s, pc, "R%d !read_ok", in->dst);
+	/* Pointer arithmetic. */
+	if (is_ptr(d) || is_ptr(&src)) {
+		struct reg p, n;
+
+		if (op == HR_SUB && is_ptr(d) && is_ptr(&src)) {
+			*d = scalar(0, UINT64_MAX, d->t == src.t);
+			return 0;
+		}
+		if (!is64 || (op != HR_ADD && op != HR_SUB) ||
+		    (op == HR_SUB && is_ptr(&src))) {
+			*d = (struct reg){ .t = R_OTHER };
+			return 0;
+		}
+		p = is_ptr(d) ? *d : src;
+		n = is_ptr(d) ? src : *d;
+		if (p.t == R_VAL_OR_NULL || p.t == R_SOCK_OR_NULL ||
+		    p.t == R_PKT_END || p.t == R_SOCK) {
+			if (p.t == R_VAL_OR_NULL && p.maybe_nonnull) {
+				set_unknown(w, pc,
+					    "arithmetic on an array "
+					    "lookup before its NULL "
+					    "test");
+				return -1;
+			}
+			return fault(
+				w, s, pc,
+				"R%d pointer arithmetic on %s prohibited%s",
+				in->dst, rtype_name[p.t],
+				p.t == R_VAL_OR_NULL || p.t == R_SOCK_OR_NULL ?
+					", null-check it first" :
+					"");
+		}
+		if (is_const(&n)) {
+			int64_t k = op == HR_SUB ? -(int64_t)n.lo :
+						   (int64_t)n.lo;
+
+			if (k > (1 << 29) || k < -(1 << 29)) {
+				*d = (struct reg){ .t = R_OTHER };
+				return 0;
+			}
+			p.off += (int32_t)k;
+			*d = p;
+			return 0;
+		}
+		if (op == HR_SUB || p.t == R_CTX || p.t == R_STACK ||
+		    p.t == R_MAP_PTR || p.t == R_OTHER) {
+			*d = (struct reg){ .t = R_OTHER };
+			return 0;
+		}
+		if (p.t == R_PKT || p.t == R_META) {
+			if (n.exact && n.lo > INT64_MAX / 2 &&
+			    n.hi > INT64_MAX) {
+				return fault(w, s, pc,
+					     "math between pkt pointer and "
+					     "register with unbounded min "
+					     "value is not allowed");
+			}
+			if (!n.exact || n.hi > INT64_MAX) {
+				p.exact = false;
+			}
+			p.lo += n.lo;
+			p.hi = p.hi + n.hi < p.hi ? UINT64_MAX : p.hi + n.hi;
+			p.exact = p.exact && n.exact;
+			p.id = ++w->next_id;
+			p.range = 0;
+			*d = p;
+			return 0;
+		}
+		/* Map values: the offset's range joins the variable part. */
+		p.lo += n.lo;
+		p.hi = p.hi + n.hi < p.hi ? UINT64_MAX : p.hi + n.hi;
+		p.exact = p.exact && n.exact;
+		*d = p;
+		return 0;
+	}
+	/* Scalars. */
+	{
+		struct reg r = *d;
+		bool ex = d->exact && src.exact;
+		bool lossy = d->lossy || src.lossy;
+
+		if ((op == HR_ADD || op == HR_SUB) && is_const(&src) &&
+		    (is64 ? (int64_t)src.lo < 0 : (int32_t)src.lo < 0)) {
+			uint64_t k = is64 ? -src.lo :
+					    (uint32_t) - (uint32_t)src.lo;
+
+			op = op == HR_ADD ? HR_SUB : HR_ADD;
+			src = konst(k);
+		}
+		uint64_t lo = r.lo, hi = r.hi;
+		int sh = (int)(src.lo & (is64 ? 63 : 31));
+
+		switch (op) {
+		case HR_ADD:
+			if (hi + src.hi < hi || lo + src.lo < lo) {
+				lo = 0;
+				hi = UINT64_MAX;
+				ex = false;
+			} else {
+				lo += src.lo;
+				hi += src.hi;
+			}
+			if (id_shared(s, in->dst, d->id))
+				ex = false;
+			break;
+		case HR_SUB:
+			if (lo >= src.hi) {
+				lo -= src.hi;
+				hi -= src.lo;
+			} else {
+				lo = 0;
+				hi = UINT64_MAX;
+				ex = false;
+			}
+			if (id_shared(s, in->dst, d->id))
+				ex = false;
+			break;
+		case HR_AND:
+			if (is_const(&src) && (src.lo & (src.lo + 1)) == 0) {
+				hi = hi < src.lo ? hi : src.lo;
+				lo = (lo == r.hi) ? (lo & src.lo) : 0;
+				if (r.lo == r.hi)
+					hi = lo;
+			} else {
+				lo = 0;
+				hi = hi < src.hi ? hi : src.hi;
+				ex = false;
+			}
+			break;
+		case HR_RSH:
+			if (!is_const(&src)) {
+				lo = 0;
+				ex = false;
+				break;
+			}
+			lo >>= sh;
+			hi >>= sh;
+			break;
+		case HR_LSH:
+			if (!is_const(&src) || (sh && hi >> (64 - sh))) {
+				lo = 0;
+				hi = UINT64_MAX;
+				ex = false;
+				break;
+			}
+			lo <<= sh;
+			hi <<= sh;
+			/* The kernel's tnum knows the low bits are zero. */
+			if (lo != hi)
+				lossy = true;
+			break;
+		default:
+			if (op == HR_MUL && r.lo == r.hi && is_const(&src) &&
+			    (!r.lo || (r.lo * src.lo) / r.lo == src.lo)) {
+				lo = hi = r.lo * src.lo;
+				break;
+			}
+			lo = 0;
+			hi = UINT64_MAX;
+			ex = false;
+			break;
+		}
+		if (!is64) {
+			if (hi > UINT32_MAX) {
+				lo = 0;
+				hi = UINT32_MAX;
+				ex = false;
+			}
+		}
+		*d = scalar(lo, hi, ex);
+		d->lossy = lossy && ex;
+		return 0;
+	}
+}
+
+/* --- conditional jumps --------------------------------------------- */
+
+/* Whether cmp holds for values a, b (unsigned ops only). */
+static int ucmp(int op, uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bhi)
+{
+	/* 1: always, 0: never, -1: either. */
+	switch (op) {
+	case HR_JEQ:
+		if (alo == ahi && blo == bhi)
+			return alo == blo;
+		return ahi < blo || bhi < alo ? 0 : -1;
+	case HR_JNE: {
+		int r = ucmp(HR_JEQ, alo, ahi, blo, bhi);
+
+		return r < 0 ? -1 : !r;
+	}
+	case HR_JGT:
+		return alo > bhi ? 1 : ahi <= blo ? 0 : -1;
+	case HR_JGE:
+		return alo >= bhi ? 1 : ahi < blo ? 0 : -1;
+	case HR_JLT:
+		return ahi < blo ? 1 : alo >= bhi ? 0 : -1;
+	case HR_JLE:
+		return ahi <= blo ? 1 : alo > bhi ? 0 : -1;
+	}
+	return -1;
+}
+
+/* Narrows a (vs constant k) for the branch where "a op k" is @taken. */
+static void narrow(struct reg *a, int op, uint64_t k, bool taken)
+{
+	if (!taken) {
+		switch (op) {
+		case HR_JEQ:
+			op = HR_JNE;
+			break;
+		case HR_JNE:
+			op = HR_JEQ;
+			break;
+		case HR_JGT:
+			op = HR_JLE;
+			break;
+		case HR_JGE:
+			op = HR_JLT;
+			break;
+		case HR_JLT:
+			op = HR_JGE;
+			break;
+		case HR_JLE:
+			op = HR_JGT;
+			break;
+		}
+	}
+	switch (op) {
+	case HR_JEQ:
+		a->lo = a->hi = k;
+		break;
+	case HR_JNE:
+		if (a->lo == k && a->lo < a->hi)
+			a->lo++;
+		else if (a->hi == k && a->lo < a->hi)
+			a->hi--;
+		break;
+	case HR_JGT:
+		if (a->lo <= k)
+			a->lo = k + 1;
+		break;
+	case HR_JGE:
+		if (a->lo < k)
+			a->lo = k;
+		break;
+	case HR_JLT:
+		if (a->hi >= k)
+			a->hi = k - 1;
+		break;
+	case HR_JLE:
+		if (a->hi > k)
+			a->hi = k;
+		break;
+	}
+}
+
+/* Narrows every copy of scalar @id as @r was narrowed. */
+static void sync_copies(struct state *s, const struct reg *r)
+{
+	int i;
+
+	if (!r->id)
+		return;
+	for (i = 0; i < HR_NREGS; i++)
+		if (s->r[i].t == R_SCALAR && s->r[i].id == r->id) {
+			s->r[i].lo = r->lo;
+			s->r[i].hi = r->hi;
+		}
+	for (i = 0; i < MAX_STACK / 8; i++)
+		if (s->s[i].spill && s->s[i].r.t == R_SCALAR &&
+		    s->s[i].r.id == r->id) {
+			s->s[i].r.lo = r->lo;
+			s->s[i].r.hi = r->hi;
+		}
+}
+
+/* The proven range after "pkt op end" (or "meta op data"):
+ * find_good_pkt_pointers on every pointer with @p's id. A strict
+ * comparison (@open) proves one byte less than the pointer's offset. */
+static void good_pkt(struct state *s, const struct reg *p, bool open)
+{
+	int i, range;
+
+	if (p->off < 0 || (p->off == 0 && open) || p->hi > MAX_PKT_OFF)
+		return;
+	range = p->off - (open ? 1 : 0);
+	/* Which way the kernel rounds the strict case is not pinned down
+	 * here: faults that rest on it are only "cannot tell". */
+	if (open)
+		s->soft = true;
+	for (i = 0; i < HR_NREGS; i++)
+		if (s->r[i].t == p->t && s->r[i].id == p->id &&
+		    s->r[i].range < range)
+			s->r[i].range = range;
+	for (i = 0; i < MAX_STACK / 8; i++)
+		if (s->s[i].spill && s->s[i].r.t == p->t &&
+		    s->s[i].r.id == p->id && s->s[i].r.range < range)
+			s->s[i].r.range = range;
+}
+
+/* A comparison of a packet pointer with its end; 0 when handled (the
+ * branches' states filled), 1 when it is no such comparison. Like the
+ * kernel (is_pkt_ptr_branch_taken), both ways are walked. */
+static int pkt_cmp(struct state *fall, struct state *jump, int op, int dreg,
+		   int sreg, int *known)
+{
+	struct reg *d = &fall->r[dreg], *sr = &fall->r[sreg];
+	bool end_right;
+	struct reg p;
+
+	*known = -1;
+	if (d->t == R_PKT && sr->t == R_PKT_END)
+		end_right = true;
+	else if (d->t == R_PKT_END && sr->t == R_PKT)
+		end_right = false;
+	else if (d->t == R_META && sr->t == R_PKT && !sr->id && !sr->off)
+		end_right = true;
+	else if (d->t == R_PKT && !d->id && !d->off && sr->t == R_META)
+		end_right = false;
+	else
+		return 1;
+	p = end_right ? *d : *sr;
+	/* Normalize to "p OP end". */
+	if (!end_right) {
+		switch (op) {
+		case HR_JGT:
+			op = HR_JLT;
+			break;
+		case HR_JLT:
+			op = HR_JGT;
+			break;
+		case HR_JGE:
+			op = HR_JLE;
+			break;
+		case HR_JLE:
+			op = HR_JGE;
+			break;
+		}
+	}
+	switch (op) {
+	case HR_JGT: /* p > end: fall-through p <= end */
+		good_pkt(fall, &p, false);
+		break;
+	case HR_JLE: /* p <= end: taken */
+		good_pkt(jump, &p, false);
+		break;
+	case HR_JGE: /* p >= end: fall-through p < end */
+		good_pkt(fall, &p, true);
+		break;
+	case HR_JLT: /* p < end: taken */
+		good_pkt(jump, &p, true);
+		break;
+	default:
+		/* == or != of packet pointers: nothing proven. */
+		break;
+	}
+	return 0;
+}
+
+/* --- helpers --------------------------------------------------------- */
+
+static const char *helper_name(int id)
+{
+	const char *n = hr_helper_name(id);
+
+	return n ? n : "unknown";
+}
+
+/* A helper's memory argument [r, r + size): ARG_PTR_TO_MEM and the map
+ * key / value arguments. */
+static int mem_arg(struct walk *w, struct state *s, uint32_t pc, int regno,
+		   int64_t size, bool write)
+{
+	struct reg *r = &s->r[regno];
+	struct reg dummy;
+	int64_t a;
+
+	switch (r->t) {
+	case R_NONE:
+		return fault(w, s, pc, "R%d !read_ok", regno);
+	case R_STACK:
+		a = r->off;
+		if (a < -MAX_STACK || a + size > 0 || size <= 0)
+			return fault(w, s, pc,
+				     "invalid %s stack R%d off=%lld size=%lld",
+				     write ? "write to" : "indirect read from",
+				     regno, (long long)a, (long long)size);
+		if (write)
+			for (int64_t o = a & ~7; o < a + size; o += 8)
+				*slot_at(s, (int)o) = (struct slot){
+					.r = scalar(0, UINT64_MAX, false)
+				};
+		return 0;
+	case R_PKT:
+	case R_META:
+	case R_VAL:
+		if (size <= 0 || size > (1 << 29))
+			break;
+		return mem_access(w, s, pc, regno, 0, 1, write, NULL, &dummy) ?:
+			       (r->t == R_VAL ? check_val(w, s, pc, regno, r, 0,
+							  (int)size, write) :
+						check_pkt(w, s, pc, regno, r, 0,
+							  (int)size));
+	case R_SCALAR:
+	case R_CTX:
+	case R_PKT_END:
+	case R_MAP_PTR:
+	case R_VAL_OR_NULL:
+		if (r->t == R_VAL_OR_NULL && r->maybe_nonnull)
+			break;
+		return fault(w, s, pc,
+			     "R%d type=%s expected=fp, pkt, pkt_meta, map_key, "
+			     "map_value, mem, ringbuf_mem, buf, trusted_ptr_",
+			     regno, rtype_name[r->t]);
+	default:
+		break;
+	}
+	set_unknown(w, pc,
+		    "a helper's memory argument this check does not "
+		    "follow");
+	return -1;
+}
+
+static int arg_map(struct walk *w, struct state *s, uint32_t pc, int id)
+{
+	struct reg *r = &s->r[1];
+
+	if (r->t == R_NONE)
+		return fault(w, s, pc, "R1 !read_ok");
+	if (r->t != R_MAP_PTR) {
+		if (r->t == R_SCALAR || r->t == R_CTX || r->t == R_PKT ||
+		    r->t == R_STACK)
+			return fault(w, s, pc, "R1 type=%s expected=map_ptr",
+				     rtype_name[r->t]);
+		set_unknown(w, pc, "map argument not followed");
+		return -1;
+	}
+	return 0;
+}
+
+/* The size argument @regno (ARG_CONST_SIZE): its largest value, or -1. */
+static int64_t size_arg(struct walk *w, struct state *s, uint32_t pc, int regno)
+{
+	struct reg *r = &s->r[regno];
+
+	if (r->t == R_NONE) {
+		fault(w, s, pc, "R%d !read_ok", regno);
+		return -1;
+	}
+	if (r->t != R_SCALAR || !r->exact || r->hi > (1u << 29)) {
+		set_unknown(w, pc,
+			    "a size argument this check does not "
+			    "bound exactly");
+		return -1;
+	}
+	return (int64_t)r->hi;
+}
+
+static bool is_hint_kfunc(hr_helper_fn fn)
+{
+	return fn && (fn == hr_kfunc_xdp_metadata_rx_hash.fn ||
+		      fn == hr_kfunc_xdp_metadata_rx_timestamp.fn ||
+		      fn == hr_kfunc_xdp_metadata_rx_vlan_tag.fn);
+}
+
+/* A helper or kfunc call; 0 to go on, -1 when the path ends. */
+static int call(struct walk *w, struct state *s, uint32_t pc,
+		const struct hr_insn *in)
+{
+	struct reg r0 = scalar(0, UINT64_MAX, false);
+	int id = in->imm, i;
+	int64_t n;
+
+	if (in->src == HR_CALL_KFUNC) {
+		hr_helper_fn fn = w->prog->calls ? w->prog->calls[pc] : NULL;
+
+		if (!is_hint_kfunc(fn)) {
+			set_unknown(w, pc,
+				    "a kfunc call this check does not "
+				    "model");
+			return -1;
+		}
+		if (!w->dev_bound) {
+			/* The kernel says so before walking any path. */
+			return fault(w, s, pc,
+				     "metadata kfuncs require "
+				     "device-bound program");
+		}
+		if (s->r[1].t != R_CTX || s->r[1].off) {
+			set_unknown(w, pc, "hint kfunc context argument");
+			return -1;
+		}
+		for (i = 2; i <= 3; i++) {
+			if (fn == hr_kfunc_xdp_metadata_rx_timestamp.fn &&
+			    i == 3)
+				break;
+			if (s->r[i].t != R_STACK ||
+			    mem_arg(w, s, pc, i,
+				    i == 2 && fn == hr_kfunc_xdp_metadata_rx_timestamp
+								    .fn ?
+					    8 :
+					    (fn == hr_kfunc_xdp_metadata_rx_vlan_tag
+								     .fn ?
+						     2 :
+						     4),
+				    true)) {
+				set_unknown(w, pc, "hint kfunc argument");
+				return -1;
+			}
+		}
+		r0 = scalar(0, UINT64_MAX, false);
+		goto done;
+	}
+	if (in->src == HR_CALL_LOCAL) {
+		set_unknown(w, pc, "bpf-to-bpf calls are not followed");
+		return -1;
+	}
+	if (id <= 0 || id >= FUNC_MAX_ID)
+		return fault(w, s, pc, "invalid func unknown#%d", id);
+	if ((w->xdp || w->tc) && hr_check_helper_wrong_type(w->xdp, id))
+		return fault(w, s, pc,
+			     "program of this type cannot use helper %s#%d",
+			     helper_name(id), id);
+	switch (id) {
+	case BPF_FUNC_map_lookup_elem:
+	case BPF_FUNC_map_update_elem:
+	case BPF_FUNC_map_delete_elem: {
+		const struct hr_map *m;
+
+		if (arg_map(w, s, pc, id))
+			return -1;
+		m = s->r[1].map;
+		if (m->attr.type == BPF_MAP_TYPE_PROG_ARRAY ||
+		    m->attr.type == BPF_MAP_TYPE_RINGBUF ||
+		    m->attr.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
+		    m->attr.type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+		    m->attr.type == BPF_MAP_TYPE_HASH_OF_MAPS ||
+		    m->attr.type == BPF_MAP_TYPE_DEVMAP ||
+		    m->attr.type == BPF_MAP_TYPE_DEVMAP_HASH ||
+		    m->attr.type == BPF_MAP_TYPE_CPUMAP ||
+		    m->attr.type == BPF_MAP_TYPE_XSKMAP ||
+		    m->attr.type == BPF_MAP_TYPE_QUEUE ||
+		    m->attr.type == BPF_MAP_TYPE_STACK) {
+			set_unknown(w, pc, "%s on this map type",
+				    helper_name(id));
+			return -1;
+		}
+		if (mem_arg(w, s, pc, 2, m->attr.key_size, false))
+			return -1;
+		if (id == BPF_FUNC_map_update_elem &&
+		    (mem_arg(w, s, pc, 3, m->attr.value_size, false) ||
+		     s->r[4].t != R_SCALAR)) {
+			if (s->r[4].t == R_NONE)
+				return fault(w, s, pc, "R4 !read_ok");
+			if (!w->unknown && !w->rejected)
+				set_unknown(w, pc, "map update flags");
+			return -1;
+		}
+		if (id == BPF_FUNC_map_lookup_elem) {
+			bool arr = m->attr.type == BPF_MAP_TYPE_ARRAY ||
+				   m->attr.type == BPF_MAP_TYPE_PERCPU_ARRAY;
+
+			r0 = (struct reg){ .t = R_VAL_OR_NULL,
+					   .exact = true,
+					   .maybe_nonnull = arr,
+					   .id = ++w->next_id,
+					   .map = m,
+					   .vsize = m->attr.value_size,
+					   .rdonly = m->rdonly_prog ||
+						     (m->attr.map_flags &
+						      BPF_F_RDONLY_PROG) };
+		} else {
+			r0 = scalar(0, UINT64_MAX, false);
+		}
+		break;
+	}
+	case BPF_FUNC_redirect_map: {
+		uint32_t t;
+
+		if (arg_map(w, s, pc, id))
+			return -1;
+		t = s->r[1].map->attr.type;
+		if (t != BPF_MAP_TYPE_DEVMAP && t != BPF_MAP_TYPE_DEVMAP_HASH &&
+		    t != BPF_MAP_TYPE_CPUMAP && t != BPF_MAP_TYPE_XSKMAP)
+			return fault(w, s, pc,
+				     "cannot pass map_type %u into func %s#%d",
+				     t, helper_name(id), id);
+		if (s->r[2].t != R_SCALAR || s->r[3].t != R_SCALAR) {
+			set_unknown(w, pc, "redirect_map arguments");
+			return -1;
+		}
+		break;
+	}
+	case BPF_FUNC_xdp_load_bytes:
+	case BPF_FUNC_xdp_store_bytes:
+	case BPF_FUNC_skb_load_bytes:
+		if (s->r[1].t != R_CTX || s->r[1].off ||
+		    s->r[2].t != R_SCALAR) {
+			set_unknown(w, pc, "%s arguments", helper_name(id));
+			return -1;
+		}
+		n = size_arg(w, s, pc, 4);
+		if (n < 0 || mem_arg(w, s, pc, 3, n ? n : 1,
+				     id != BPF_FUNC_xdp_store_bytes))
+			return -1;
+		r0 = scalar(0, UINT64_MAX, true);
+		break;
+	case BPF_FUNC_xdp_adjust_head:
+	case BPF_FUNC_xdp_adjust_meta:
+	case BPF_FUNC_xdp_adjust_tail:
+		if (s->r[1].t != R_CTX || s->r[1].off ||
+		    s->r[2].t != R_SCALAR) {
+			set_unknown(w, pc, "%s arguments", helper_name(id));
+			return -1;
+		}
+		r0 = scalar(0, UINT64_MAX, true);
+		break;
+	case BPF_FUNC_ktime_get_ns:
+	case BPF_FUNC_ktime_get_boot_ns:
+	case BPF_FUNC_get_prandom_u32:
+	case BPF_FUNC_get_current_pid_tgid:
+		r0 = scalar(0, UINT64_MAX, true);
+		break;
+	case BPF_FUNC_get_ns_current_pid_tgid:
+		/* dev, ino, then ARG_PTR_TO_UNINIT_MEM and its size. */
+		if (s->r[1].t != R_SCALAR || s->r[2].t != R_SCALAR) {
+			set_unknown(w, pc, "%s arguments", helper_name(id));
+			return -1;
+		}
+		n = size_arg(w, s, pc, 4);
+		if (n < 0 || mem_arg(w, s, pc, 3, n ? n : 1, true))
+			return -1;
+		r0 = scalar(0, UINT64_MAX, true);
+		break;
+	case BPF_FUNC_get_smp_processor_id:
+		break;
+	case BPF_FUNC_redirect:
+		if (s->r[1].t != R_SCALAR || s->r[2].t != R_SCALAR) {
+			set_unknown(w, pc, "redirect arguments");
+			return -1;
+		}
+		break;
+	case BPF_FUNC_sk_lookup_tcp:
+	case BPF_FUNC_sk_lookup_udp:
+	case BPF_FUNC_skc_lookup_tcp:
+		if (s->r[1].t != R_CTX || s->r[1].off ||
+		    s->r[4].t != R_SCALAR || s->r[5].t != R_SCALAR) {
+			set_unknown(w, pc, "socket lookup arguments");
+			return -1;
+		}
+		n = size_arg(w, s, pc, 3);
+		if (n < 0 || mem_arg(w, s, pc, 2, n ? n : 1, false))
+			return -1;
+		if (s->nrefs == MAX_REFS) {
+			set_unknown(w, pc, "too many references");
+			return -1;
+		}
+		/* check_helper_call() numbers the maybe-NULL pointer first,
+		 * then acquire_reference() the reference it holds, which
+		 * both then carry. */
+		++w->next_id;
+		r0 = (struct reg){ .t = R_SOCK_OR_NULL,
+				   .exact = true,
+				   .id = ++w->next_id };
+		s->refs[s->nrefs] = r0.id;
+		s->ref_insn[s->nrefs++] = pc;
+		break;
+	case BPF_FUNC_sk_release: {
+		struct reg *r = &s->r[1];
+		int k;
+
+		if (r->t != R_SOCK) {
+			if (r->t == R_SOCK_OR_NULL || r->t == R_SCALAR)
+				return fault(w, s, pc,
+					     "R1 type=%s expected=sock_common, "
+					     "sock, tcp_sock, xdp_sock, ptr_, "
+					     "trusted_ptr_",
+					     rtype_name[r->t]);
+			set_unknown(w, pc, "sk_release argument");
+			return -1;
+		}
+		for (k = 0; k < s->nrefs && s->refs[k] != r->id; k++)
+			;
+		if (k == s->nrefs) {
+			set_unknown(w, pc,
+				    "sk_release of a reference not held");
+			return -1;
+		}
+		s->refs[k] = s->refs[--s->nrefs];
+		s->ref_insn[k] = s->ref_insn[s->nrefs];
+		for (i = 0; i < HR_NREGS; i++)
+			if (s->r[i].t == R_SOCK && s->r[i].id == r->id)
+				s->r[i] = (struct reg){ .t = R_NONE };
+		break;
+	}
+	default:
+		set_unknown(w, pc, "helper %s#%d is not modelled here",
+			    helper_name(id), id);
+		return -1;
+	}
+	if (changes_pkt(id))
+		clear_pkt(s);
+done:
+	for (i = 1; i <= 5; i++)
+		s->r[i] = (struct reg){ .t = R_NONE };
+	s->r[0] = r0;
+	return 0;
+}
+
+/* --- the walk -------------------------------------------------------- */
+
+static int push(struct walk *w, const struct state *s)
+{
+	if (w->npend == MAX_PENDING) {
+		set_unknown(w, s->pc, "too many branches pending");
+		return -1;
+	}
+	w->pend[w->npend++] = *s;
+	return 0;
+}
+
+/* The NULL test of a lookup or socket result: "r == 0" / "r != 0". */
+static int null_test(struct walk *w, struct state *fall, struct state *jump,
+		     const struct hr_insn *in, int op, int *known)
+{
+	struct reg *d = &fall->r[in->dst];
+	uint32_t id = d->id;
+	int i, k;
+	struct state *isnull, *notnull;
+
+	*known = -1;
+	if ((d->t != R_VAL_OR_NULL && d->t != R_SOCK_OR_NULL) ||
+	    HR_SRC(in->code) != HR_K || in->imm != 0 ||
+	    (op != HR_JEQ && op != HR_JNE))
+		return 1;
+	isnull = op == HR_JEQ ? jump : fall;
+	notnull = op == HR_JEQ ? fall : jump;
+	for (i = 0; i < HR_NREGS; i++) {
+		if ((isnull->r[i].t == R_VAL_OR_NULL ||
+		     isnull->r[i].t == R_SOCK_OR_NULL) &&
+		    isnull->r[i].id == id)
+			isnull->r[i] = konst(0);
+		if (notnull->r[i].t == R_VAL_OR_NULL && notnull->r[i].id == id)
+			notnull->r[i].t = R_VAL;
+		if (notnull->r[i].t == R_SOCK_OR_NULL && notnull->r[i].id == id)
+			notnull->r[i].t = R_SOCK;
+	}
+	for (i = 0; i < MAX_STACK / 8; i++) {
+		struct reg *r = &isnull->s[i].r;
+
+		if (isnull->s[i].spill &&
+		    (r->t == R_VAL_OR_NULL || r->t == R_SOCK_OR_NULL) &&
+		    r->id == id)
+			*r = konst(0);
+		r = &notnull->s[i].r;
+		if (notnull->s[i].spill && r->id == id) {
+			if (r->t == R_VAL_OR_NULL)
+				r->t = R_VAL;
+			else if (r->t == R_SOCK_OR_NULL)
+				r->t = R_SOCK;
+		}
+	}
+	/* A NULL socket holds no reference. */
+	for (k = 0; k < isnull->nrefs; k++)
+		if (isnull->refs[k] == id) {
+			isnull->refs[k] = isnull->refs[--isnull->nrefs];
+			isnull->ref_insn[k] = isnull->ref_insn[isnull->nrefs];
+			break;
+		}
+	return 0;
+}
+
+/* A conditional jump: fills *jump and returns which way(s) to go: bit 0
+ * fall-through, bit 1 the target. */
+static int cond(struct walk *w, struct state *s, struct state *jump,
+		uint32_t pc, const struct hr_insn *in)
+{
+	int op = HR_OP(in->code), known = -1;
+	bool is32 = HR_CLASS(in->code) == HR_JMP32;
+	struct reg *d = &s->r[in->dst], src;
+
+	if (d->t == R_NONE) {
+		fault(w, s, pc, "R%d !read_ok", in->dst);
+		return 0;
+	}
+	if (HR_SRC(in->code) == HR_X) {
+		if (s->r[in->src].t == R_NONE) {
+			fault(w, s, pc, "R%d !read_ok", in->src);
+			return 0;
+		}
+		src = s->r[in->src];
+	} else {
+		src = konst(is32 ? (uint64_t)(uint32_t)in->imm :
+				   (uint64_t)(int64_t)in->imm);
+	}
+	*jump = *s;
+	if (!is32 && HR_SRC(in->code) == HR_X &&
+	    !pkt_cmp(s, jump, op, in->dst, in->src, &known))
+		goto out;
+	if (!is32 && !null_test(w, s, jump, in, op, &known))
+		goto out;
+	if (d->t == R_SCALAR && src.t == R_SCALAR) {
+		bool ex = d->exact && src.exact && !d->lossy && !src.lossy;
+		bool signed_op = op == HR_JSGT || op == HR_JSGE ||
+				 op == HR_JSLT || op == HR_JSLE;
+
+		if (signed_op) {
+			/* Both non-negative: the same as unsigned. */
+			if (d->hi <= INT64_MAX && src.hi <= INT64_MAX &&
+			    (!is32 ||
+			     (d->hi <= INT32_MAX && src.hi <= INT32_MAX))) {
+				op = op == HR_JSGT ? HR_JGT :
+				     op == HR_JSGE ? HR_JGE :
+				     op == HR_JSLT ? HR_JLT :
+						     HR_JLE;
+				signed_op = false;
+			}
+		}
+		if (signed_op || op == HR_JSET) {
+			if (op == HR_JSET && is_const(d) && is_const(&src))
+				known = (d->lo & src.lo) != 0;
+			else
+				ex = false;
+		} else if (!is32 ||
+			   (d->hi <= UINT32_MAX && src.hi <= UINT32_MAX)) {
+			known = ucmp(op, d->lo, d->hi, src.lo, src.hi);
+			if (known < 0 && is_const(&src)) {
+				narrow(&s->r[in->dst], op, src.lo, false);
+				sync_copies(s, &s->r[in->dst]);
+				narrow(&jump->r[in->dst], op, src.lo, true);
+				sync_copies(jump, &jump->r[in->dst]);
+			} else if (known < 0 && is_const(d) &&
+				   HR_SRC(in->code) == HR_X) {
+				/* k op r: narrow r by the mirrored op. */
+				int m = op == HR_JGT ? HR_JLT :
+					op == HR_JLT ? HR_JGT :
+					op == HR_JGE ? HR_JLE :
+					op == HR_JLE ? HR_JGE :
+						       op;
+
+				narrow(&s->r[in->src], m, d->lo, false);
+				sync_copies(s, &s->r[in->src]);
+				narrow(&jump->r[in->src], m, d->lo, true);
+				sync_copies(jump, &jump->r[in->src]);
+			} else if (known < 0) {
+				/* Two ranges: the kernel narrows both. */
+				ex = false;
+			}
+		} else {
+			ex = false;
+		}
+		if (!ex && known < 0) {
+			s->soft = true;
+			jump->soft = true;
+		}
+		goto out;
+	}
+	/* Pointer against number or pointer: null tests done above. */
+	if (is_ptr(d) && src.t == R_SCALAR && is_const(&src) && !src.lo &&
+	    d->t != R_OTHER && (op == HR_JEQ || op == HR_JNE) &&
+	    d->t != R_VAL_OR_NULL && d->t != R_SOCK_OR_NULL) {
+		known = op == HR_JNE;
+		goto out;
+	}
+	s->soft = true;
+	jump->soft = true;
+out:
+	jump->pc = (uint32_t)((int64_t)pc + 1 + in->off);
+	if (known == 1)
+		return 2;
+	if (known == 0)
+		return 1;
+	return 3;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0x100000001b3ull;
+}
+
+static uint64_t reg_hash(uint64_t h, const struct reg *r)
+{
+	h = mix(h, r->t | (uint64_t)r->exact << 8 |
+			   (uint64_t)r->maybe_nonnull << 9 |
+			   (uint64_t)r->lossy << 10 |
+			   (uint64_t)r->rdonly << 11);
+	h = mix(h, (uint32_t)r->off | (uint64_t)(uint32_t)r->range << 32);
+	/* Scalar copy ids are fresh each time round: left out. */
+	h = mix(h, r->t == R_SCALAR ? 0 : r->id);
+	h = mix(h, r->lo);
+	h = mix(h, r->hi);
+	return mix(h, (uint64_t)(uintptr_t)r->map ^ r->vsize);
+}
+
+static uint64_t state_hash(const struct state *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	int i;
+
+	for (i = 0; i < HR_NREGS; i++)
+		h = reg_hash(h, &s->r[i]);
+	for (i = 0; i < MAX_STACK / 8; i++) {
+		h = mix(h, s->s[i].spill);
+		h = reg_hash(h, &s->s[i].r);
+	}
+	for (i = 0; i < s->nrefs; i++)
+		h = mix(h, s->refs[i]);
+	return mix(h, (uint64_t)s->nrefs);
+}
+
+/* Arriving at loop head s->pc from the back edge at @from. */
+static int loop_head(struct walk *w, struct state *s, uint32_t from)
+{
+	uint64_t h;
+	unsigned int k;
+	uint32_t body = from - s->pc + 1;
+
+	if (s->soft)
+		return 0;
+	h = state_hash(s);
+	for (k = 0; k < s->nlh && k < LOOP_RING; k++)
+		if (s->lh_pc[k] == s->pc && s->lh_hash[k] == h)
+			/* The kernel names the loop head and faults the back
+			 * edge that reached it. */
+			return fault(w, s, from,
+				     "infinite loop detected at insn %u",
+				     s->pc);
+	s->lh_pc[s->nlh % LOOP_RING] = s->pc;
+	s->lh_hash[s->nlh % LOOP_RING] = h;
+	s->nlh++;
+	/* Every time round a different exact state: none prunes another,
+	 * so the kernel walks the body that often too. */
+	if ((uint64_t)++w->visits[s->pc] * body > INSN_LIMIT)
+		return fault(w, s, from,
+			     "BPF program is too large. Processed %u insn",
+			     INSN_LIMIT + 1);
+	return 0;
+}
+
+static int walk_path(struct walk *w, struct state *s)
+{
+	int ret = 0;
+
+	for (;;) {
+		const struct hr_insn *in;
+		uint32_t pc = s->pc;
+		struct reg v;
+		int cls;
+
+		if (w->rejected)
+			break;
+		if (pc >= w->cnt) {
+			set_unknown(w, pc, "jump out of the program");
+			break;
+		}
+		if (++w->work > WORK_CAP) {
+			set_unknown(w, pc,
+				    "too many paths to follow here "
+				    "(the kernel's pruning is finer)");
+			ret = -1;
+			break;
+		}
+		if (++s->depth > INSN_LIMIT) {
+			fault(w, s, w->last_pc,
+			      "BPF program is too large. Processed "
+			      "%u insn",
+			      INSN_LIMIT + 1);
+			break;
+		}
+		w->last_pc = pc;
+		in = &w->in[pc];
+		cls = HR_CLASS(in->code);
+		switch (cls) {
+		case HR_ALU:
+		case HR_ALU64:
+			if (alu(w, s, pc, in))
+				goto end;
+			s->pc++;
+			break;
+		case HR_LD:
+			if (!hr_insn_is_lddw(in) || pc + 1 >= w->cnt) {
+				set_unknown(w, pc, "legacy packet load");
+				goto end;
+			}
+			{
+				uint64_t v64 =
+					(uint32_t)in->imm |
+					(uint64_t)(uint32_t)w->in[pc + 1].imm
+						<< 32;
+				const struct hr_object *obj = w->prog->obj;
+				struct reg r = konst(v64);
+				unsigned int i;
+
+				if (in->dst == 10) {
+					fault(w, s, pc,
+					      "frame pointer is read only");
+					goto end;
+				}
+				for (i = 0; obj && i < obj->nmaps; i++) {
+					const struct hr_map *m = obj->maps[i];
+					struct hr_region rg[2];
+					unsigned int nr;
+
+					if ((uint64_t)(uintptr_t)m == v64 &&
+					    in->src != HR_PSEUDO_MAP_VALUE) {
+						r = (struct reg){ .t = R_MAP_PTR,
+								  .exact = true,
+								  .map = m };
+						break;
+					}
+					if (in->src == HR_PSEUDO_MAP_FD ||
+					    !m->ops || !m->ops->regions ||
+					    m->attr.type !=
+						    BPF_MAP_TYPE_ARRAY ||
+					    m->attr.max_entries != 1)
+						continue;
+					nr = m->ops->regions((struct hr_map *)m,
+							     rg, 2);
+					if (nr >= 1 && v64 >= rg[0].start &&
+					    v64 < rg[0].end) {
+						r = (struct reg){
+							.t = R_VAL,
+							.exact = true,
+							.map = m,
+							.off = (int32_t)(v64 -
+									 rg[0].start),
+							.vsize =
+								m->attr.value_size,
+							.rdonly =
+								m->rdonly_prog ||
+								(m->attr.map_flags &
+								 BPF_F_RDONLY_PROG),
+						};
+						break;
+					}
+				}
+				if (r.t == R_SCALAR && in->src) {
+					set_unknown(w, pc,
+						    "ld_imm64 of a kind "
+						    "this check does "
+						    "not follow");
+					goto end;
+				}
+				s->r[in->dst] = r;
+			}
+			s->pc += 2;
+			break;
+		case HR_LDX:
+		case HR_ST:
+		case HR_STX: {
+			int size = hr_size_bytes(in->code);
+			bool write = cls != HR_LDX;
+			int breg = write ? in->dst : in->src;
+			const struct reg *val = NULL;
+
+			if (HR_MODE(in->code) != HR_MEM) {
+				if (HR_MODE(in->code) == HR_ATOMIC &&
+				    (s->r[breg].t == R_STACK ||
+				     s->r[breg].t == R_VAL)) {
+					if (mem_access(w, s, pc, breg, in->off,
+						       size, true, NULL, &v))
+						goto end;
+					if (in->imm & BPF_FETCH) {
+						int dr =
+							in->imm == BPF_CMPXCHG ?
+								0 :
+								in->src;
+						s->r[dr] = scalar(0, UINT64_MAX,
+								  false);
+					}
+					s->pc++;
+					break;
+				}
+				set_unknown(w, pc, "this load or store mode");
+				goto end;
+			}
+			if (cls == HR_STX) {
+				if (s->r[in->src].t == R_NONE) {
+					fault(w, s, pc, "R%d !read_ok",
+					      in->src);
+					goto end;
+				}
+				val = &s->r[in->src];
+			}
+			if (cls == HR_LDX && in->dst == 10) {
+				fault(w, s, pc, "frame pointer is read only");
+				goto end;
+			}
+			{
+				struct reg vcopy, *vp = NULL;
+
+				if (val) {
+					vcopy = *val;
+					vp = &vcopy;
+				} else if (cls == HR_ST && size == 8) {
+					vcopy = konst(
+						(uint64_t)(int64_t)in->imm);
+					vp = &vcopy;
+				}
+				if (mem_access(w, s, pc, breg, in->off, size,
+					       write, vp, &v))
+					goto end;
+			}
+			if (cls == HR_LDX)
+				s->r[in->dst] = v;
+			s->pc++;
+			break;
+		}
+		case HR_JMP:
+		case HR_JMP32: {
+			int op = HR_OP(in->code), ways;
+			struct state *jump;
+
+			if (op == HR_CALL && cls == HR_JMP) {
+				if (HR_SRC(in->code) == HR_X) {
+					set_unknown(w, pc, "callx");
+					goto end;
+				}
+				if (call(w, s, pc, in))
+					goto end;
+				s->pc++;
+				break;
+			}
+			if (op == HR_EXIT && cls == HR_JMP) {
+				if (s->r[0].t == R_NONE) {
+					fault(w, s, pc, "R0 !read_ok");
+					goto end;
+				}
+				if (s->nrefs) {
+					fault(w, s, pc,
+					      "Unreleased reference id=%u "
+					      "alloc_insn=%u",
+					      s->refs[0], s->ref_insn[0]);
+					goto end;
+				}
+				if (s->r[0].t != R_SCALAR && w->tc)
+					set_unknown(w, pc,
+						    "a pointer "
+						    "returned");
+				goto end;
+			}
+			if (op == HR_JA) {
+				int64_t d = cls == HR_JMP32 ? in->imm : in->off;
+
+				s->pc = (uint32_t)((int64_t)pc + 1 + d);
+				if (s->pc <= pc && loop_head(w, s, pc))
+					goto end;
+			} else {
+				jump = malloc(sizeof(*jump));
+				if (!jump) {
+					ret = -ENOMEM;
+					goto end;
+				}
+				ways = cond(w, s, jump, pc, in);
+				if (!ways) {
+					free(jump);
+					goto end;
+				}
+				if (ways == 3) {
+					/* The target waits, as the kernel's
+					 * push_stack; a back edge's is a loop
+					 * head then. */
+					if (jump->pc <= pc &&
+					    loop_head(w, jump, pc)) {
+						free(jump);
+						goto end;
+					}
+					s->pc = pc + 1;
+					if (push(w, jump)) {
+						free(jump);
+						goto end;
+					}
+				} else if (ways == 2) {
+					*s = *jump;
+					if (s->pc <= pc &&
+					    loop_head(w, s, pc)) {
+						free(jump);
+						goto end;
+					}
+				} else {
+					s->pc = pc + 1;
+				}
+				free(jump);
+			}
+			break;
+		}
+		default:
+			set_unknown(w, pc, "instruction class %d", cls);
+			goto end;
+		}
+	}
+end:
+	return ret;
+}
+
+bool hr_check_calls_hints(const struct hr_prog *prog)
+{
+	uint32_t i;
+
+	for (i = 0; prog->calls && i < prog->cnt; i++)
+		if (prog->insns[i].code == (HR_JMP | HR_CALL) &&
+		    prog->insns[i].src == HR_CALL_KFUNC &&
+		    is_hint_kfunc(prog->calls[i]))
+			return true;
+	return false;
+}
+
+int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
+			  struct hr_check_result *res)
+{
+	struct walk w = { 0 };
+	struct state *s;
+
+	memset(res, 0, sizeof(*res));
+	res->insn = -1;
+	if (!prog || !prog->type)
+		return -EINVAL;
+	w.prog = prog;
+	w.in = prog->insns;
+	w.cnt = prog->cnt;
+	w.res = res;
+	w.dev_bound = dev_bound;
+	w.xdp = prog->type->kernel_type == HR_KPROG_XDP;
+	w.tc = prog->type->kernel_type == HR_KPROG_SCHED_CLS;
+	if (w.xdp) {
+		w.off_data = 0;
+		w.off_end = 4;
+		w.off_meta = 8;
+	} else if (w.tc) {
+		w.off_data = 76;
+		w.off_end = 80;
+		w.off_meta = 140;
+	} else {
+		res->verdict = HR_CHECK_UNKNOWN;
+		snprintf(res->reason, sizeof(res->reason),
+			 "cannot tell; program type %s is not modelled",
+			 prog->type->name);
+		return 0;
+	}
+	w.pend = malloc(MAX_PENDING * sizeof(*w.pend));
+	w.visits = calloc(prog->cnt + 1, sizeof(*w.visits));
+	s = calloc(1, sizeof(*s));
+	if (!w.pend || !s || !w.visits) {
+		free(w.visits);
+		free(w.pend);
+		free(s);
+		return -ENOMEM;
+	}
+	s->r[1] = (struct reg){ .t = R_CTX, .exact = true };
+	s->r[10] = (struct reg){ .t = R_STACK, .exact = true };
+	/* A hint kfunc anywhere is refused before any path is walked. */
+	if (!dev_bound && w.xdp && hr_check_calls_hints(prog)) {
+		for (uint32_t i = 0; i < prog->cnt; i++)
+			if (prog->insns[i].src == HR_CALL_KFUNC &&
+			    prog->insns[i].code == (HR_JMP | HR_CALL) &&
+			    is_hint_kfunc(prog->calls[i])) {
+				fault(&w, s, i,
+				      "metadata kfuncs require "
+				      "device-bound program");
+				break;
+			}
+	}
+	w.pend[w.npend++] = *s;
+	while (w.npend && !w.rejected) {
+		*s = w.pend[--w.npend];
+		if (walk_path(&w, s))
+			break;
+	}
+	if (!w.rejected && w.unknown) {
+		res->verdict = HR_CHECK_UNKNOWN;
+		snprintf(res->reason, sizeof(res->reason),
+			 "cannot tell; the kernel may reject: %s",
+			 w.unknown_why);
+		res->insn = (int)w.unknown_pc;
+	} else if (!w.rejected) {
+		res->verdict = HR_CHECK_ACCEPT;
+	}
+	free(w.visits);
+	free(w.pend);
+	free(s);
+	return 0;
+}
+
+int hr_check_predict(const struct hr_prog *prog, struct hr_check_result *res)
+{
+	return hr_check_predict_opts(prog, false, res);
+}
+
+const char *hr_check_verdict_str(enum hr_check_verdict v)
+{
+	switch (v) {
+	case HR_CHECK_ACCEPT:
+		return "accept";
+	case HR_CHECK_REJECT:
+		return "reject";
+	default:
+		return "unknown";
+	}
+}

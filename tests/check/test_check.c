@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+/*
+ * headroom check against the labelled verifier corpus (tests/verifier/):
+ * every bad_* program is predicted rejected and every ok_* twin accepted,
+ * without the kernel; with the kernel, its own verdict on each agrees with
+ * the label and its log's error line is the one headroom printed, at the
+ * same instruction. Then the command line: exit codes 0/5/1/2, the source
+ * line in the text output and one JSON object a program with --json.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <json-c/json.h>
+
+#include "check/check.h"
+#include "harness.h"
+#include "headroom/object.h"
+#include "progs/prog.h"
+
+static char vdir[4096], bin[4096];
+static bool have_kernel;
+static unsigned int n_progs, n_kernel, n_reason_same;
+
+static int run_cmd(const char *cmd, char *out, size_t outsz)
+{
+	FILE *p = popen(cmd, "r");
+	size_t n;
+	int st;
+
+	if (!p)
+		return -1;
+	n = fread(out, 1, outsz - 1, p);
+	out[n] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void check_prog(const char *path, const char *name)
+{
+	struct hr_object_open_opts oo = { .sz = sizeof(oo) };
+	struct hr_check_result pr, kr;
+	struct hr_object *obj = NULL;
+	bool bad = !strncmp(name, "bad_", 4);
+	bool dev_bound = strstr(name, "devbound_ok") != NULL;
+	struct hr_prog *prog;
+	char err[512] = "";
+
+	oo.only_prog = name;
+	memset(&pr, 0, sizeof(pr));
+	pr.insn = -1;
+	oo.errbuf = err;
+	oo.errbuf_sz = sizeof(err);
+	hr_object_open(path, &oo, &obj);
+	prog = obj ? hr_object_find_prog(obj, name) : NULL;
+	if (!prog) {
+		/* headroom's loader refuses what the kernel refuses at load
+		 * (a context field, r10, a helper id): a rejection too. */
+		CHECK(bad, "%s:%s: headroom's loader refused an ok_ twin: %s",
+		      path, name, err);
+		hr_check_from_load_error(err, !strstr(err, "section 'tc"), &pr);
+		hr_check_set_line(path, name, &pr);
+	} else {
+		CHECK_EQ(hr_check_predict_opts(prog, dev_bound, &pr), 0);
+		hr_check_set_line(path, name, &pr);
+	}
+	n_progs++;
+	CHECK(pr.verdict == (bad ? HR_CHECK_REJECT : HR_CHECK_ACCEPT),
+	      "%s:%s predicted %s (%s)", path, name,
+	      hr_check_verdict_str(pr.verdict), pr.reason);
+	if (bad && pr.verdict == HR_CHECK_REJECT)
+		CHECK(pr.reason[0] && pr.insn >= 0 && pr.line > 0,
+		      "%s:%s: a rejection names reason, insn and line (%s insn "
+		      "%d line %u)",
+		      path, name, pr.reason, pr.insn, pr.line);
+	if (!have_kernel)
+		goto out;
+	memset(&kr, 0, sizeof(kr));
+	CHECK_EQ(hr_check_kernel(path, name, dev_bound, &kr, NULL), 0);
+	n_kernel++;
+	CHECK(kr.verdict == (bad ? HR_CHECK_REJECT : HR_CHECK_ACCEPT),
+	      "%s:%s: the kernel says %s (%s): the label is wrong", path, name,
+	      hr_check_verdict_str(kr.verdict), kr.reason);
+	if (bad && kr.verdict == HR_CHECK_REJECT &&
+	    pr.verdict == HR_CHECK_REJECT) {
+		CHECK(!strcmp(kr.reason, pr.reason),
+		      "%s:%s: kernel '%s', headroom '%s'", path, name,
+		      kr.reason, pr.reason);
+		CHECK(kr.insn < 0 || kr.insn == pr.insn,
+		      "%s:%s: kernel insn %d, headroom %d", path, name, kr.insn,
+		      pr.insn);
+		n_reason_same += !strcmp(kr.reason, pr.reason);
+	}
+out:
+	hr_object_close(obj);
+}
+
+/* Each program of the object, by the names libbpf sees in .symtab. */
+static void check_object(const char *file)
+{
+	char path[8192], cmd[16384], out[1 << 14], *line, *save;
+	bool any_bad = false;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", vdir, file);
+	/* The CLI's JSON gives the program names; one object a line. */
+	snprintf(cmd, sizeof(cmd), "%s check --json '%s' 2>/dev/null", bin,
+		 path);
+	rc = run_cmd(cmd, out, sizeof(out));
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct json_object *j = json_tokener_parse(line), *v;
+
+		CHECK(j != NULL, "%s: --json line is JSON: %s", file, line);
+		if (!j)
+			continue;
+		if (json_object_object_get_ex(j, "program", &v)) {
+			check_prog(path, json_object_get_string(v));
+			any_bad |=
+				!strncmp(json_object_get_string(v), "bad_", 4);
+		} else
+			CHECK(0, "%s: no name in %s", file, line);
+		json_object_put(j);
+	}
+	CHECK(rc == (any_bad ? 5 : 0), "%s: exit %d", file, rc);
+}
+
+static void check_cli(void)
+{
+	char cmd[16384], out[1 << 14];
+
+	snprintf(cmd, sizeof(cmd), "%s check %s/pkt_nocheck.o:ok_pkt_nocheck",
+		 bin, vdir);
+	CHECK_EQ(run_cmd(cmd, out, sizeof(out)), 0);
+	CHECK(strstr(out, "ok_pkt_nocheck (xdp): accept") != NULL, "%s", out);
+	snprintf(cmd, sizeof(cmd), "%s check %s/pkt_nocheck.o:bad_pkt_nocheck",
+		 bin, vdir);
+	CHECK_EQ(run_cmd(cmd, out, sizeof(out)), 5);
+	CHECK(strstr(out, "pkt_nocheck.bpf.c:8") &&
+		      strstr(out, "invalid access to packet, off=12 size=1"),
+	      "the rejection names file:line, offset and size: %s", out);
+	snprintf(cmd, sizeof(cmd), "%s check /nonexistent/x.o 2>&1", bin);
+	CHECK_EQ(run_cmd(cmd, out, sizeof(out)), 1);
+	CHECK(strstr(out, "/nonexistent/x.o") != NULL, "%s", out);
+	snprintf(cmd, sizeof(cmd), "%s check --bogus 2>&1", bin);
+	CHECK_EQ(run_cmd(cmd, out, sizeof(out)), 2);
+	snprintf(cmd, sizeof(cmd), "%s check %s/pkt_nocheck.o:no_such 2>&1",
+		 bin, vdir);
+	CHECK(run_cmd(cmd, out, sizeof(out)) != 0 && strstr(out, "no_such"),
+	      "an unknown program is named: %s", out);
+}
+
+int main(void)
+{
+	const char *b = getenv("BUILD");
+	char why[256];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(vdir, sizeof(vdir), "%s/verifier", b && *b ? b : "build");
+	snprintf(bin, sizeof(bin), "%s/bin/headroom", b && *b ? b : "build");
+	have_kernel = t_have_kernel(why, sizeof(why));
+	if (!have_kernel)
+		printf("note: no kernel verdicts (%s)\n", why);
+	d = opendir(vdir);
+	CHECK(d != NULL, "%s: %s", vdir, strerror(errno));
+	while (d && (de = readdir(d)))
+		if (strstr(de->d_name, ".o"))
+			check_object(de->d_name);
+	if (d)
+		closedir(d);
+	CHECK(n_progs >= 60, "the corpus holds %u programs (at least 60)",
+	      n_progs);
+	check_cli();
+	printf("headroom check: %u programs predicted as labelled; kernel "
+	       "verdicts %u, same error line on %u rejections\n",
+	       n_progs, n_kernel, n_reason_same);
+	if (!have_kernel)
+		return t_skip(why);
+	return t_done();
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared by the labelled verifier corpus (tests/verifier/): each file holds
+ * a program the 6.18 verifier rejects (bad_*) and its accepted near-miss
+ * twin (ok_*); scripts/verifier-record.sh records the kernel's verdicts.
+ */
+#ifndef HR_VERIFIER_V_H
+#define HR_VERIFIER_V_H
+
+#include <linux/bpf.h>
+#include <linux/pkt_cls.h>
+#include <bpf/bpf_helpers.h>
+
+#define NAKED __attribute__((naked))
+
+char _license[] SEC("license") = "GPL";
+
+#endif
