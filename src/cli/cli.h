@@ -3,6 +3,7 @@
 #ifndef HR_CLI_H
 #define HR_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@
 
 int hr_cmd_test(int argc, char **argv);
 int hr_cmd_demo(int argc, char **argv);
+int hr_cmd_run(int argc, char **argv);
 int hr_cmd_bench(int argc, char **argv);
 /* Where the built-in BPF programs are (beside the binary, installed, or
  * $HEADROOM_DATADIR/progs); 0 or -1. */
@@ -28,6 +30,8 @@ int hr_cli_progs_dir(char *buf, size_t sz);
  * @pps; 0 or -errno. */
 int hr_demo_pipeline(const char *dir, double seconds, uint64_t pps);
 int hr_cmd_inspect(int argc, char **argv);
+/* headroom check: exit 0 accepted, 5 rejection predicted, 6 cannot tell. */
+int hr_cmd_check(int argc, char **argv);
 
 /* Parses hex (whitespace, ':' and '-' allowed between bytes) into a new
  * buffer; 0 or -EINVAL. */
@@ -88,7 +92,12 @@ void hr_cli_load_free(struct hr_cli_load *l);
 /* --map NAME=KEY:VALUE entries into @obj's maps; 0 or -errno after a
  * message naming the argument. */
 int hr_cli_map_preload(struct hr_object *obj, char **args, int n);
-/* Every map of @obj and its entries, as one JSON object. */
-void hr_cli_map_dump(FILE *f, const struct hr_object *obj);
+/* Every map of @obj and its entries as `bpftool map dump` shows them,
+ * decoded with the BTF of @spec's object (PROG.o[:SEL]; NULL: hex):
+ * text, or with @json one JSON object a map, bpftool's entry layout. */
+void hr_cli_map_dump(FILE *f, const struct hr_object *obj, const char *spec,
+		     bool json);
+/* The file part of PROG.o[:SEL] (free()), or NULL on ENOMEM. */
+char *hr_cli_spec_file(const char *spec);
 
 #endif /* HR_CLI_H */

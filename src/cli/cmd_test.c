@@ -77,7 +77,9 @@ static const char test_usage[] =
 	"                  (repeatable; a per-CPU map takes one value for all\n"
 	"                  workers, or every worker's value)\n"
 	"  --dump-maps     after the runs, print every map of the object as\n"
-	"                  JSON\n"
+	"                  bpftool's map dump: keys and values decoded with\n"
+	"                  the object's BTF, per-CPU values by CPU; with\n"
+	"                  --json one object a map, bpftool's entry layout\n"
 	"  --btf FILE      target BTF for CO-RE relocations (a BTF or ELF file,\n"
 	"                  or 'builtin' for headroom's own; default: the\n"
 	"                  running kernel's /sys/kernel/btf/vmlinux)\n"
@@ -669,7 +671,7 @@ int hr_cmd_test(int argc, char **argv)
 	}
 	rc = cfg.pcap ? run_pcap(&st) : run_hex(&st);
 	if (cfg.dump_maps && rc == HR_EXIT_OK)
-		hr_cli_map_dump(stdout, obj);
+		hr_cli_map_dump(stdout, obj, cfg.spec, cfg.json);
 	if (rc == HR_EXIT_OK && st.failed)
 		rc = HR_EXIT_RUN;
 out:
