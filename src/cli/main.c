@@ -22,6 +22,9 @@ static const char usage[] =
 	"  inspect PROG.o [--json]\n"
 	"               list programs, maps, globals, helpers, kfuncs and CO-RE\n"
 	"               relocations, and whether headroom can run each program\n"
+	"  check PROG.o[:PROG] [--json] [--kernel]\n"
+	"               predict the kernel verifier's verdict on each program\n"
+	"               (reason, instruction, source line), without root\n"
 	"  demo [--seconds S] [--pps N] [--packets-only]\n"
 	"               the datapath on its built-in default (generator with\n"
 	"               RX hints -> XDP -> cpumap -> tc -> sink, live\n"
@@ -31,6 +34,11 @@ static const char usage[] =
 	"               packets a second through a pipeline, as xdp-bench:\n"
 	"               drop, pass, tx, redirect, redirect-cpu, redirect-map,\n"
 	"               rxhash, meta\n"
+	"  run CONFIG.yaml | run (--gen | --pcap FILE) --xdp OBJ [options]\n"
+	"               build a topology (devices, XDP/tc/cpumap/devmap\n"
+	"               programs, maps) and run it: live statistics, a\n"
+	"               per-packet trace (--trace N), the account of every\n"
+	"               packet\n"
 	"  help         this text ('headroom COMMAND --help' for a command)\n"
 	"  version      the version (also --version)\n"
 	"\n"
@@ -58,10 +66,14 @@ int main(int argc, char **argv)
 		return hr_cmd_test(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "inspect"))
 		return hr_cmd_inspect(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check"))
+		return hr_cmd_check(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "bench"))
 		return hr_cmd_bench(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "demo"))
 		return hr_cmd_demo(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "run"))
+		return hr_cmd_run(argc - 1, argv + 1);
 	fprintf(stderr,
 		"headroom: unknown command '%s' (try 'headroom help')\n",
 		argv[1]);

@@ -10,6 +10,7 @@
 
 #include "core/datapath.h"
 #include "core/frame.h"
+#include "core/trace.h"
 #include "progs/prog.h"
 
 #define HR_XDP_XMIT_FLUSH 1u /* XDP_XMIT_FLUSH */
@@ -68,6 +69,9 @@ static unsigned int egress_run(struct hr_worker *w, struct hr_bulk *bq,
 		xdp.egress_ifindex = bq->dev->ifindex;
 		xdp.hints = NULL;
 		act = hr_xdp_run_prog(w, bq->egress_prog, &xdp);
+		if (hr_unlikely(hr_trace_on))
+			hr_trace_xdp(w, bq->dev, bq->egress_prog, &xdp, act,
+				     HR_TRACE_DEVMAP_PROG);
 		if (act == XDP_PASS && !update_frame(&xdp, frame)) {
 			bq->q[kept++] = frame;
 			continue;
@@ -89,6 +93,7 @@ static void bulk_xmit(struct hr_worker *w, struct hr_bulk *bq,
 	struct hr_dev *dev = bq->dev;
 	struct hr_dev_stats *st = &dev->stats[w->id];
 	uint32_t len[HR_DEV_BULK];
+	uint64_t ids[HR_DEV_BULK];
 	unsigned int n = bq->count, i;
 	uint64_t bytes = 0;
 	int sent = 0;
@@ -101,6 +106,9 @@ static void bulk_xmit(struct hr_worker *w, struct hr_bulk *bq,
 	 * another worker's (a veth peer's ring). */
 	for (i = 0; i < n; i++)
 		len[i] = bq->q[i]->len;
+	if (hr_unlikely(hr_trace_on))
+		for (i = 0; i < n; i++)
+			ids[i] = hr_trace_id(bq->q[i]);
 	if (n) {
 		sent = dev->ops->xdp_xmit ? dev->ops->xdp_xmit(dev, w, bq->q,
 							       (int)n, flags) :
@@ -112,6 +120,10 @@ static void bulk_xmit(struct hr_worker *w, struct hr_bulk *bq,
 	}
 	for (i = 0; i < (unsigned int)sent; i++)
 		bytes += len[i];
+	if (hr_unlikely(hr_trace_on))
+		for (i = 0; i < n; i++)
+			hr_trace_flush(w, ids[i], "dev", dev->ifindex, dev,
+				       i < (unsigned int)sent);
 	hr_stat_add(&st->tx_packets, (uint64_t)sent);
 	hr_stat_add(&st->tx_bytes, bytes);
 	for (i = (unsigned int)sent; i < n; i++) {
@@ -138,6 +150,8 @@ int hr_xdp_tx_enqueue(struct hr_worker *w, struct hr_dev *dev,
 		bulk_queue(w, bq);
 	}
 	bq->q[bq->count++] = frame;
+	if (hr_unlikely(hr_trace_on))
+		hr_trace_bulk(w, frame, "tx", dev->ifindex, dev, bq->count);
 	return 0;
 }
 
@@ -168,6 +182,8 @@ int hr_dev_enqueue(struct hr_worker *w, struct hr_dev *dev,
 		bulk_queue(w, bq);
 	}
 	bq->q[bq->count++] = frame;
+	if (hr_unlikely(hr_trace_on))
+		hr_trace_bulk(w, frame, "dev", dev->ifindex, dev, bq->count);
 	return 0;
 }
 

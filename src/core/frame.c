@@ -10,6 +10,7 @@
 #include "core/datapath.h"
 #include "core/frame.h"
 #include "core/pool.h"
+#include "core/trace.h"
 #include "util/print.h"
 
 #define HR_RET_CACHE 64
@@ -46,6 +47,8 @@ static void put_one(void *addr)
 {
 	struct hr_pool *pool = hr_pool_of(addr);
 
+	if (hr_unlikely(hr_trace_on))
+		hr_trace_free(addr);
 	if (!pool) {
 		hr_pr_warn("frame %p belongs to no pool\n", addr);
 		return;

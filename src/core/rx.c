@@ -8,6 +8,7 @@
 #include <linux/bpf.h>
 
 #include "core/datapath.h"
+#include "core/trace.h"
 #include "vm/engine.h"
 #include "progs/prog.h"
 
@@ -64,6 +65,8 @@ static void rx_redirect(struct hr_worker *w, struct hr_dev *dev,
 
 	if (!err)
 		return;
+	if (hr_unlikely(hr_trace_on))
+		hr_trace_redirect_err(w, xdp->data_hard_start, err);
 	if (-err > 0 && -err < HR_ERRNO_MAX)
 		hr_stat_add(&st->redirect_err[-err], 1);
 	count_drop(st, HR_DROP_REDIRECT_ERROR);
@@ -94,6 +97,8 @@ void hr_xdp_rx(struct hr_napi *napi, struct hr_xdp_buff *xdp)
 	hr_stat_add(&st->rx_bytes, len);
 	hr_stat_add(&qs->rx_packets, 1);
 	hr_stat_add(&qs->rx_bytes, len);
+	if (hr_unlikely(hr_trace_on))
+		hr_trace_rx(w, dev, napi->queue, xdp);
 	/*
 	 * Inside the worker's epoch (odd while polling): the program read
 	 * here stays alive until this poll ends, as under rcu_read_lock.
@@ -110,6 +115,8 @@ void hr_xdp_rx(struct hr_napi *napi, struct hr_xdp_buff *xdp)
 		/* bpf_warn_invalid_xdp_action, then as XDP_ABORTED. */
 		act = XDP_ABORTED;
 	}
+	if (hr_unlikely(hr_trace_on))
+		hr_trace_xdp(w, dev, prog, xdp, act, HR_TRACE_XDP);
 	hr_stat_add(&st->xdp[act], 1);
 	switch (act) {
 	case XDP_PASS:

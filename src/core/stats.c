@@ -3,14 +3,16 @@
  * Statistics reports in the layout of the kernel's samples/bpf
  * xdp_redirect_cpu (XDP-RX per worker, cpumap-enqueue per source:target,
  * cpumap_kthread per target, redirect_err, xdp_exception), or one JSON
- * object a line. Rates are over the interval since the previous report;
+ * object a line (json-c). Rates are over the interval since the previous report;
  * the cumulative counters are read with relaxed loads, never locked.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <headroom/datapath.h>
+#include <json-c/json.h>
 
 #include "core/datapath.h"
 #include "headroom/cpumap.h"
@@ -196,22 +198,30 @@ static void print_text(struct hr_datapath *dp, FILE *f, const struct snap *n,
 		0.0, rate(n->exception, p->exception, t));
 }
 
+#define JADD(o, k, v) json_object_object_add(o, k, v)
+/* Rates as whole packets a second, as the sample prints them. */
+#define JD(o, k, v) JADD(o, k, json_object_new_int64(llround(v)))
+
 static void print_json(struct hr_datapath *dp, FILE *f, const struct snap *n,
 		       const struct snap *p, double t)
 {
+	json_object *root = json_object_new_object(),
+		    *rx = json_object_new_array(),
+		    *enq = json_object_new_array(),
+		    *kt = json_object_new_array(), *o;
 	unsigned int m, key, w;
-	const char *sep = "";
 
-	fprintf(f, "{\"interval\":%.3f,\"xdp_rx\":[", t);
-	for (w = 0; w < dp->nworkers; w++)
-		fprintf(f,
-			"%s{\"cpu\":%u,\"pps\":%.0f,\"drop_pps\":%.0f,"
-			"\"err_pps\":%.0f,\"packets\":%llu}",
-			w ? "," : "", w, rate(n->rx[w].rx, p->rx[w].rx, t),
-			rate(n->rx[w].drop, p->rx[w].drop, t),
-			rate(n->rx[w].err, p->rx[w].err, t),
-			(unsigned long long)n->rx[w].rx);
-	fprintf(f, "],\"cpumap_enqueue\":[");
+	JADD(root, "interval", json_object_new_double(round(t * 1000) / 1000));
+	for (w = 0; w < dp->nworkers; w++) {
+		o = json_object_new_object();
+		JADD(o, "cpu", json_object_new_int((int)w));
+		JD(o, "pps", rate(n->rx[w].rx, p->rx[w].rx, t));
+		JD(o, "drop_pps", rate(n->rx[w].drop, p->rx[w].drop, t));
+		JD(o, "err_pps", rate(n->rx[w].err, p->rx[w].err, t));
+		JADD(o, "packets", json_object_new_uint64(n->rx[w].rx));
+		json_object_array_add(rx, o);
+	}
+	JADD(root, "xdp_rx", rx);
 	for (m = 0; m < dp->nwatch; m++)
 		for (key = 0; key < HR_STATS_KEYS; key++)
 			for (w = 0; w < dp->nworkers; w++) {
@@ -221,21 +231,23 @@ static void print_json(struct hr_datapath *dp, FILE *f, const struct snap *n,
 
 				if (!a->processed && !a->drops)
 					continue;
-				fprintf(f,
-					"%s{\"map\":%u,\"src\":%u,\"dst\":%u,"
-					"\"pps\":%.0f,\"drop_pps\":%.0f,"
-					"\"bulk_avg\":%.2f}",
-					sep, m, w, key,
-					rate(a->processed, b->processed, t),
-					rate(a->drops, b->drops, t),
-					bk ? (double)(a->processed -
-						      b->processed) /
-							(double)bk :
-					     0.0);
-				sep = ",";
+				o = json_object_new_object();
+				JADD(o, "map", json_object_new_int((int)m));
+				JADD(o, "src", json_object_new_int((int)w));
+				JADD(o, "dst", json_object_new_int((int)key));
+				JD(o, "pps",
+				   rate(a->processed, b->processed, t));
+				JD(o, "drop_pps", rate(a->drops, b->drops, t));
+				JADD(o, "bulk_avg",
+				     json_object_new_double(
+					     bk ? round((double)(a->processed -
+								 b->processed) /
+							(double)bk * 100) /
+							     100 :
+						  0.0));
+				json_object_array_add(enq, o);
 			}
-	fprintf(f, "],\"cpumap_kthread\":[");
-	sep = "";
+	JADD(root, "cpumap_enqueue", enq);
 	for (m = 0; m < dp->nwatch; m++)
 		for (key = 0; key < HR_STATS_KEYS; key++) {
 			const struct kt_snap *a = &n->kt[m][key],
@@ -243,22 +255,26 @@ static void print_json(struct hr_datapath *dp, FILE *f, const struct snap *n,
 
 			if (!a->processed && !a->drops)
 				continue;
-			fprintf(f,
-				"%s{\"map\":%u,\"cpu\":%u,\"pps\":%.0f,"
-				"\"drop_pps\":%.0f,\"sched\":%.0f}",
-				sep, m, key,
-				rate(a->processed, b->processed, t),
-				rate(a->drops, b->drops, t),
-				rate(a->sched, b->sched, t));
-			sep = ",";
+			o = json_object_new_object();
+			JADD(o, "map", json_object_new_int((int)m));
+			JADD(o, "cpu", json_object_new_int((int)key));
+			JD(o, "pps", rate(a->processed, b->processed, t));
+			JD(o, "drop_pps", rate(a->drops, b->drops, t));
+			JD(o, "sched", rate(a->sched, b->sched, t));
+			json_object_array_add(kt, o);
 		}
-	fprintf(f,
-		"],\"redirect_err\":{\"drop_pps\":%.0f,\"total\":%llu},"
-		"\"xdp_exception\":{\"pps\":%.0f,\"total\":%llu}}\n",
-		rate(n->redirect_err, p->redirect_err, t),
-		(unsigned long long)n->redirect_err,
-		rate(n->exception, p->exception, t),
-		(unsigned long long)n->exception);
+	JADD(root, "cpumap_kthread", kt);
+	o = json_object_new_object();
+	JD(o, "drop_pps", rate(n->redirect_err, p->redirect_err, t));
+	JADD(o, "total", json_object_new_uint64(n->redirect_err));
+	JADD(root, "redirect_err", o);
+	o = json_object_new_object();
+	JD(o, "pps", rate(n->exception, p->exception, t));
+	JADD(o, "total", json_object_new_uint64(n->exception));
+	JADD(root, "xdp_exception", o);
+	fprintf(f, "%s\n",
+		json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN));
+	json_object_put(root);
 }
 
 void hr_dp_print_stats(struct hr_datapath *dp, FILE *f, bool json,

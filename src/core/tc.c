@@ -10,6 +10,7 @@
 #include <linux/pkt_cls.h>
 
 #include "core/datapath.h"
+#include "core/trace.h"
 #include "vm/engine.h"
 #include "progs/prog.h"
 
@@ -188,9 +189,15 @@ void hr_skb_receive(struct hr_worker *w, struct hr_skb *skb)
 	struct hr_prog *prog = atomic_load(&dev->tc_ingress);
 	uint32_t rd_ifindex = 0;
 	uint64_t rd_flags = 0;
+	int act;
 
+	if (hr_unlikely(hr_trace_on))
+		hr_trace_skb(w, skb, HR_TRACE_SKB, 0, NULL);
 	if (prog) {
-		switch (tc_run(w, prog, skb, &rd_ifindex, &rd_flags)) {
+		act = tc_run(w, prog, skb, &rd_ifindex, &rd_flags);
+		if (hr_unlikely(hr_trace_on))
+			hr_trace_skb(w, skb, HR_TRACE_TC, act, prog);
+		switch (act) {
 		case TC_ACT_SHOT:
 			hr_stat_add(&st->drops[HR_DROP_TC_SHOT], 1);
 			hr_skb_free(skb);
@@ -217,6 +224,8 @@ void hr_skb_receive(struct hr_worker *w, struct hr_skb *skb)
 	/* Counted here, on the receiving device; the stack's deliver owns
 	 * the skb and frees it with hr_skb_free(). */
 	hr_stat_add(&st->delivered, 1);
+	if (hr_unlikely(hr_trace_on))
+		hr_trace_skb(w, skb, HR_TRACE_DELIVER, 0, NULL);
 	if (dev->stack && dev->stack->deliver)
 		dev->stack->deliver(dev->stack, w, skb);
 	else

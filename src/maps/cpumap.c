@@ -20,6 +20,7 @@
 #include "progs/prog.h"
 #include "progs/prog_registry.h"
 #include "core/datapath.h"
+#include "core/trace.h"
 #include "dev/ring.h"
 #include "headroom/cpumap.h"
 #include "maps/map.h"
@@ -140,11 +141,21 @@ static void hr_cpu_bq_flush(struct hr_cpu_bulk *bq, unsigned int src)
 {
 	struct hr_cpu_entry *e = bq->obj;
 	struct hr_cpumap_enq_stats *st;
+	uint64_t ids[HR_CPU_MAP_BULK];
 	unsigned int n, i;
 
 	if (!bq->count)
 		return;
+	if (hr_unlikely(hr_trace_on))
+		for (i = 0; i < bq->count; i++)
+			ids[i] = hr_trace_id(bq->q[i]);
 	n = hr_ring_produce_bulk(e->ring, (void *const *)bq->q, bq->count);
+	/* After the hand-off the remote worker may already have taken
+	 * them: the ids were read before. */
+	if (hr_unlikely(hr_trace_on))
+		for (i = 0; i < bq->count; i++)
+			hr_trace_flush(NULL, ids[i], "cpumap", e->cpu, NULL,
+				       i < n);
 	/* The kernel's ptr_ring full: the rest are dropped. */
 	for (i = n; i < bq->count; i++)
 		hr_xdp_return_frame(bq->q[i]);
@@ -183,6 +194,8 @@ static int hr_cpumap_xdp_enqueue(struct hr_map *map, struct hr_worker *w,
 	if (bq->count == HR_CPU_MAP_BULK)
 		hr_cpu_bq_flush(bq, w->id);
 	bq->q[bq->count++] = f;
+	if (hr_unlikely(hr_trace_on))
+		hr_trace_bulk(w, f, "cpumap", e->cpu, NULL, bq->count);
 	if (!bq->queued) {
 		bq->queued = true;
 		hr_worker_add_flush(w, hr_cpu_flush_fn, bq);
@@ -218,6 +231,9 @@ static unsigned int hr_cpu_run_prog(struct hr_cpu_entry *e, struct hr_worker *w,
 		hr_xdp_frame_to_buff(f, &xdp);
 		xdp.rxq = &rxq;
 		act = hr_xdp_run_prog(w, e->prog, &xdp);
+		if (hr_unlikely(hr_trace_on))
+			hr_trace_xdp(w, dev_rx, e->prog, &xdp, act,
+				     HR_TRACE_CPUMAP_PROG);
 		switch (act) {
 		case HR_XDP_PASS:
 			nf = hr_xdp_buff_to_frame(&xdp);
@@ -278,6 +294,9 @@ static void hr_cpu_batch(struct hr_cpu_entry *e, struct hr_worker *w,
 	struct hr_skb skb;
 
 	st->processed += n;
+	if (hr_unlikely(hr_trace_on))
+		for (i = 0; i < n; i++)
+			hr_trace_cpumap(w, frames[i], e->cpu);
 	if (e->prog)
 		kept = hr_cpu_run_prog(e, w, frames, n, st);
 	for (i = 0; i < kept; i++) {
