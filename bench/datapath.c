@@ -53,6 +53,7 @@
 #include <headroom/devices.h>
 
 #include "../tests/lib/harness.h"
+#include "core/datapath.h" /* the RX worker's thread, for its CPU time */
 #include "progs/prog_registry.h"
 
 #define MAX_RUNS 31
@@ -171,21 +172,41 @@ static uint64_t percpu_sum(struct hr_map *m, uint32_t key)
 	return s;
 }
 
-/* Runs until the generator is done and all queues are empty; seconds.
- * @busy: the share of worker 0's poll rounds that found work. */
-static double run_timed(struct hr_datapath *dp, double *busy)
+static double thread_cpu_s(pthread_t th)
 {
-	double t0, t;
+	struct timespec ts;
+	clockid_t cid;
+
+	if (pthread_getcpuclockid(th, &cid) || clock_gettime(cid, &ts))
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Runs until the generator @gen is done and all queues are empty;
+ * seconds. @busy: how busy the RX worker (worker 0, which polls the
+ * generator) was, as its thread's CPU time a packet received, in ns:
+ * the cpumap thread's "how loaded is the RX CPU".
+ */
+static double run_timed(struct hr_datapath *dp, struct hr_dev *gen,
+			double *busy)
+{
+	double t0, t, c0, c1;
 
 	if (hr_dp_start(dp))
 		die("cannot start workers");
 	t0 = now_s();
+	c0 = thread_cpu_s(dp->workers[0]->thread);
 	if (hr_dp_run_until_idle(dp, 120000))
 		fprintf(stderr, "bench: pipeline did not drain in 120 s\n");
+	c1 = thread_cpu_s(dp->workers[0]->thread);
 	t = now_s() - t0;
 	hr_dp_stop(dp);
 	if (busy)
-		*busy = 0;
+		*busy = (c1 - c0) * 1e9 /
+			(double)(counters(gen).rx_packets ?
+					 counters(gen).rx_packets :
+					 1);
 	return t;
 }
 
@@ -198,7 +219,7 @@ static void hr_drop(struct pipeline *p, double *mpps, double *busy)
 
 	hr_dev_attach_xdp(gen, prog_of(v, NULL));
 	hr_dev_open(gen);
-	t = run_timed(dp, busy);
+	t = run_timed(dp, gen, busy);
 	*mpps = (double)counters(gen).xdp_drop / t / 1e6;
 	hr_dp_destroy(dp);
 	hr_object_close(v);
@@ -229,7 +250,7 @@ static void hr_veth(struct pipeline *p, double *mpps, double *busy, bool tx)
 	hr_dev_open(gen);
 	hr_dev_open(a);
 	hr_dev_open(b);
-	t = run_timed(dp, busy);
+	t = run_timed(dp, gen, busy);
 	*mpps = (double)(tx ? counters(a).xdp_drop : counters(b).xdp_drop) / t /
 		1e6;
 	hr_dp_destroy(dp);
@@ -280,7 +301,7 @@ static void hr_cpumap_run(struct pipeline *p, double *mpps, double *busy,
 	hr_dev_set_stack(gen, sink);
 	hr_dev_open(gen);
 	hr_dev_open(sink);
-	t = run_timed(dp, busy);
+	t = run_timed(dp, gen, busy);
 	*mpps = (double)(pass ? percpu_sum(hr_object_find_map(tc, "tc_seen"),
 					   0) :
 				percpu_sum(hr_object_find_map(cm,
@@ -321,7 +342,7 @@ static void hr_meta_run(struct pipeline *p, double *mpps, double *busy,
 	hr_dev_set_stack(gen, sink);
 	hr_dev_open(gen);
 	hr_dev_open(sink);
-	t = run_timed(dp, busy);
+	t = run_timed(dp, gen, busy);
 	*mpps = (double)percpu_sum(hr_object_find_map(tc, "tc_seen"),
 				   meta ? 1 : 0) /
 		t / 1e6;
