@@ -128,6 +128,74 @@ static void check_object(const char *file)
 	CHECK(rc == (any_bad ? 5 : 0), "%s: exit %d", file, rc);
 }
 
+/*
+ * The tree's own objects (build/progs) against the kernel, through the
+ * command line: a predicted verdict is never the wrong one (no false
+ * rejection, no accept of what the kernel rejects, a rejection's reason
+ * the kernel's); "unknown" is allowed and counted.
+ */
+static void check_progs_dir(void)
+{
+	static char out[1 << 16];
+	unsigned int n[3][2] = { { 0 } }; /* [ours][kernel accept/reject] */
+	char cmd[16384], *line, *save;
+	struct dirent *de;
+	DIR *d = opendir(t_progs_dir());
+
+	CHECK(d != NULL, "%s", t_progs_dir());
+	while (d && (de = readdir(d))) {
+		if (!strstr(de->d_name, ".o"))
+			continue;
+		snprintf(cmd, sizeof(cmd),
+			 "%s check --json --kernel '%s/%s' "
+			 "2>/dev/null",
+			 bin, t_progs_dir(), de->d_name);
+		run_cmd(cmd, out, sizeof(out));
+		for (line = strtok_r(out, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			struct json_object *j = json_tokener_parse(line);
+			struct json_object *v, *kv, *r, *kr;
+			const char *ours, *ks;
+			int o, k;
+
+			if (!j)
+				continue;
+			if (!json_object_object_get_ex(j, "verdict", &v) ||
+			    !json_object_object_get_ex(j, "kernel_verdict",
+						       &kv) ||
+			    !json_object_get_string(kv)) {
+				json_object_put(j);
+				continue;
+			}
+			ours = json_object_get_string(v);
+			ks = json_object_get_string(kv);
+			o = !strcmp(ours, "accept") ? 0 :
+			    !strcmp(ours, "reject") ? 1 :
+						      2;
+			k = !strcmp(ks, "reject");
+			n[o][k]++;
+			json_object_object_get_ex(j, "reason", &r);
+			json_object_object_get_ex(j, "kernel_reason", &kr);
+			CHECK(o == 2 || o == k, "%s: predicted %s, kernel %s",
+			      line, ours, ks);
+			if (o == 1 && k)
+				CHECK(!strcmp(json_object_get_string(r),
+					      json_object_get_string(kr)),
+				      "%s: another reason than the kernel's",
+				      line);
+			json_object_put(j);
+		}
+	}
+	if (d)
+		closedir(d);
+	printf("build/progs: kernel accepts %u: predicted accept %u, unknown "
+	       "%u, reject %u; kernel rejects %u: predicted reject %u (same "
+	       "reason), unknown %u, accept %u\n",
+	       n[0][0] + n[1][0] + n[2][0], n[0][0], n[2][0], n[1][0],
+	       n[0][1] + n[1][1] + n[2][1], n[1][1], n[2][1], n[0][1]);
+	CHECK(n[0][0] > 0 && n[1][1] > 0, "both verdicts met");
+}
+
 static void check_cli(void)
 {
 	char cmd[16384], out[1 << 14];
@@ -175,6 +243,8 @@ int main(void)
 	CHECK(n_progs >= 60, "the corpus holds %u programs (at least 60)",
 	      n_progs);
 	check_cli();
+	if (have_kernel)
+		check_progs_dir();
 	printf("headroom check: %u programs predicted as labelled; kernel "
 	       "verdicts %u, same error line on %u rejections\n",
 	       n_progs, n_kernel, n_reason_same);
