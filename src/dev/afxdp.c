@@ -299,6 +299,38 @@ static int afxdp_xdp_xmit(struct hr_dev *dev, struct hr_worker *w,
 	return i ? i : -ENOSPC;
 }
 
+/*
+ * The frames the kernel still holds when a queue goes away come back to
+ * the pool: posted on the fill ring and not taken, received and not
+ * read, sent and completed but not reaped. (The link is gone, so nothing
+ * new arrives; copy mode holds no others.)
+ */
+static void afxdp_reclaim(struct hr_dev *dev, struct afxdp_queue *q)
+{
+	struct afxdp_priv *p = dev->priv;
+	uint32_t idx, n, i, cons, prod;
+
+	if (!q->xsk)
+		return;
+	afxdp_complete(dev, q);
+	n = xsk_ring_cons__peek(&q->rx, q->rx.size, &idx);
+	for (i = 0; i < n; i++)
+		hr_pool_put(
+			dev->pool,
+			p->base +
+				(xsk_ring_cons__rx_desc(&q->rx, idx + i)->addr &
+				 AFXDP_FRAME_MASK));
+	if (n)
+		xsk_ring_cons__release(&q->rx, n);
+	cons = __atomic_load_n(q->fill.consumer, __ATOMIC_ACQUIRE);
+	prod = *q->fill.producer;
+	for (; cons != prod; cons++)
+		hr_pool_put(dev->pool,
+			    p->base +
+				    (*xsk_ring_prod__fill_addr(&q->fill, cons) &
+				     AFXDP_FRAME_MASK));
+}
+
 /* The kernel program and its object; the link, sockets, UMEM. */
 static void afxdp_teardown(struct hr_dev *dev)
 {
@@ -309,6 +341,8 @@ static void afxdp_teardown(struct hr_dev *dev)
 		close(p->link_fd);
 		p->link_fd = -1;
 	}
+	for (i = 0; i < HR_DEV_MAX_QUEUES; i++)
+		afxdp_reclaim(dev, &p->q[i]);
 	for (i = 0; i < HR_DEV_MAX_QUEUES; i++) {
 		if (p->q[i].xsk)
 			xsk_socket__delete(p->q[i].xsk);

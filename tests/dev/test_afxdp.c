@@ -14,6 +14,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@
 #include "headroom/devices.h"
 #include "headroom/map.h"
 #include "headroom/object.h"
+#include "headroom/print.h"
 
 #define NPORTS 64
 #define NVLAN 16
@@ -296,6 +298,22 @@ out:
 	CHECK(!dv_link_has_xdp(nsh, va), "no XDP left on %s", va);
 }
 
+/* The library's warnings; "frames out" means a device lost frames to the
+ * kernel at teardown. */
+static unsigned int frames_out;
+
+static int count_warnings(enum hr_print_level level, const char *fmt,
+			  va_list ap)
+{
+	char msg[256];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (strstr(msg, "frames out"))
+		frames_out++;
+	fputs(msg, stderr);
+	return 0;
+}
+
 int main(void)
 {
 	char why[256];
@@ -307,12 +325,15 @@ int main(void)
 		CHECK(0, "namespaces and veth");
 		return t_done();
 	}
+	hr_set_print(count_warnings);
 	rec = attach_recorder();
 	if (rec) {
 		bound_hints(rec);
 		generic_mode();
 		bpf_object__close(rec);
 	}
+	/* Fill ring, RX ring and completions handed back at teardown. */
+	CHECK_EQ(frames_out, 0);
 	dv_cleanup();
 	CHECK(!dv_link_exists(NULL, va), "veth gone");
 	return t_done();
