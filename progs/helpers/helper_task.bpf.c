@@ -33,4 +33,16 @@ int task_ns_helper(struct xdp_md *ctx)
 	return (int)(info.tgid ^ info.pid);
 }
 
+/* uid/gid and the thread's name: what a CAP_PERFMON loader gets. */
+SEC("xdp")
+int task_ids_helper(struct xdp_md *ctx)
+{
+	char comm[8];
+	__u64 ug = bpf_get_current_uid_gid();
+
+	if (bpf_get_current_comm(comm, sizeof(comm)))
+		return -1;
+	return (int)((__u32)ug ^ (__u32)(ug >> 32) ^ comm[0] ^ comm[6] << 8);
+}
+
 char LICENSE[] SEC("license") = "GPL";

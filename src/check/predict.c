@@ -1128,6 +1128,14 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 	case BPF_FUNC_ktime_get_boot_ns:
 	case BPF_FUNC_get_prandom_u32:
 	case BPF_FUNC_get_current_pid_tgid:
+	case BPF_FUNC_get_current_uid_gid:
+		r0 = scalar(0, UINT64_MAX, true);
+		break;
+	case BPF_FUNC_get_current_comm:
+		/* ARG_PTR_TO_UNINIT_MEM and its ARG_CONST_SIZE. */
+		n = size_arg(w, s, pc, 2);
+		if (n < 0 || mem_arg(w, s, pc, 1, n ? n : 1, true))
+			return -1;
 		r0 = scalar(0, UINT64_MAX, true);
 		break;
 	case BPF_FUNC_get_ns_current_pid_tgid:

@@ -33,6 +33,8 @@ const struct hr_helper *const hr_base_helpers[] = {
 	&hr_helper_trace_vprintk,
 	&hr_helper_get_current_pid_tgid,
 	&hr_helper_get_ns_current_pid_tgid,
+	&hr_helper_get_current_uid_gid,
+	&hr_helper_get_current_comm,
 	NULL,
 };
 

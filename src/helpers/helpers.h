@@ -62,6 +62,8 @@ extern const struct hr_helper hr_helper_ktime_get_boot_ns; /* 125 */
 /* Task (helpers_task.c). */
 extern const struct hr_helper hr_helper_get_current_pid_tgid; /* 14 */
 extern const struct hr_helper hr_helper_get_ns_current_pid_tgid; /* 120 */
+extern const struct hr_helper hr_helper_get_current_uid_gid; /* 15 */
+extern const struct hr_helper hr_helper_get_current_comm; /* 16 */
 extern const struct hr_helper hr_helper_ktime_get_coarse_ns; /* 160 */
 extern const struct hr_helper hr_helper_jiffies64; /* 118 */
 extern const struct hr_helper hr_helper_get_numa_node_id; /* 42 */

@@ -99,6 +99,9 @@ static const struct {
 	const char *obj;
 	const char *why;
 } refused_by_design[] = {
+	{ "helper_curtask.o", "bpf_get_current_task hands out a kernel "
+			      "task_struct headroom does not have; the load "
+			      "fails naming the helper" },
 	{ NULL, NULL },
 };
 

@@ -479,6 +479,10 @@ static void test_task_helper(void)
 	CHECK_EQ(hr_run(ho, "task_ns_helper", &hr), 0);
 	CHECK_EQ(kr, (uint32_t)-1);
 	CHECK_EQ(hr, kr);
+	/* uid/gid and the first and seventh bytes of this thread's name. */
+	CHECK_EQ(kernel_run(ko, "task_ids_helper", &kr), 0);
+	CHECK_EQ(hr_run(ho, "task_ids_helper", &hr), 0);
+	CHECK_EQ(hr, kr);
 out:
 	bpf_object__close(ko);
 	hr_object_close(ho);
