@@ -17,6 +17,7 @@
 #define HR_EXIT_LOAD 1 /* the object did not load */
 #define HR_EXIT_USAGE 2 /* bad arguments or unreadable input */
 #define HR_EXIT_RUN 3 /* a packet could not be run */
+#define HR_EXIT_DIFFER 4 /* headroom test --kernel: the kernel differs */
 
 int hr_cmd_test(int argc, char **argv);
 int hr_cmd_demo(int argc, char **argv);

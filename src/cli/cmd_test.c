@@ -13,7 +13,9 @@
 #include <linux/bpf.h>
 
 #include "cli/cli.h"
+#include "check/check.h"
 #include "cli/test_io.h"
+#include "cli/test_kernel.h"
 #include "dev/pcapng.h"
 #include "headroom/perf.h"
 
@@ -28,7 +30,7 @@ static const char test_usage[] =
 	"                     [--btf FILE] [--map-size NAME=N ...]\n"
 	"                     [--pin-dir DIR] [--set NAME=VALUE ...]\n"
 	"                     [--events] [--fib-dev SPEC ...] [--route SPEC ...]\n"
-	"                     [--neigh SPEC ...]\n"
+	"                     [--neigh SPEC ...] [--kernel]\n"
 	"\n"
 	"Runs the program once per packet (N times on the same buffer with\n"
 	"--repeat, as BPF_PROG_TEST_RUN) and prints the index, the verdict, the\n"
@@ -102,10 +104,15 @@ static const char test_usage[] =
 	"                  PREFIX/LEN [via GW] [dev IFINDEX] [metric N]\n"
 	"                  [mtu N] [src IP]' (mtu: a locked route MTU)\n"
 	"  --neigh SPEC    a neighbour: 'IP lladdr MAC dev IFINDEX'\n"
+	"  --kernel        run every packet through the live kernel's\n"
+	"                  BPF_PROG_TEST_RUN too (root) and print what differs:\n"
+	"                  verdict, return value, packet, metadata, errors, and\n"
+	"                  the maps' entries at the end\n"
 	"\n"
 	"exit codes: 0 every packet ran (whatever the verdicts), 1 load error,\n"
-	"            2 bad arguments or unreadable input, 3 a packet could not\n"
-	"            be run (too short or too long for a test run)\n";
+	"            2 bad arguments or unreadable input (or --kernel without\n"
+	"            privileges), 3 a packet could not be run, 4 the kernel\n"
+	"            differs (--kernel)\n";
 
 struct test_cfg {
 	const char *spec;
@@ -126,6 +133,7 @@ struct test_cfg {
 	const char *meta_type;
 	struct test_hints hints;
 	enum hr_engine engine;
+	bool kernel, fib;
 };
 
 struct test_state {
@@ -133,6 +141,7 @@ struct test_state {
 	struct hr_prog *prog;
 	bool xdp;
 	struct hr_pcapng_writer *dump;
+	struct test_kernel *kernel; /* --kernel */
 	struct test_meta_type mt;
 	unsigned int index;
 	unsigned int failed;
@@ -284,6 +293,12 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 		r.data = pkt->data;
 		r.error = error;
 		test_print(&r, cfg->json, &st->mt);
+		if (st->kernel) {
+			struct test_kernel_answer a = { .err = ret };
+
+			test_kernel_packet(st->kernel, st->index, in, in_len,
+					   cfg->meta_len, &a, cfg->json);
+		}
 		st->failed++;
 		ok = false;
 		goto out;
@@ -295,6 +310,16 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 		r.error = error;
 	}
 	test_print(&r, cfg->json, &st->mt);
+	if (st->kernel) {
+		struct test_kernel_answer a = { .retval = r.retval,
+						.data = r.data,
+						.data_len = r.data_len,
+						.meta = r.meta,
+						.meta_len = r.meta_len };
+
+		test_kernel_packet(st->kernel, st->index, in, in_len,
+				   cfg->meta_len, &a, cfg->json);
+	}
 	/* Classic pcap has no room to say a packet was dropped: only what
 	 * went on is written there; pcapng says each verdict. */
 	if (st->dump && (hr_pcapng_is_ng(st->dump) || delivered(st, r.retval)))
@@ -465,6 +490,7 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 		{ "device", required_argument, NULL, 'd' },
 		{ "meta-type", required_argument, NULL, 'T' },
 		{ "raw-ip", no_argument, NULL, 'I' },
+		{ "kernel", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -533,6 +559,10 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 		case 'F':
 			if (hr_cli_fib_arg(c, optarg))
 				return -EINVAL;
+			cfg->fib = true;
+			break;
+		case 'K':
+			cfg->kernel = true;
 			break;
 		case 'E':
 			cfg->events = true;
@@ -623,6 +653,55 @@ static struct hr_prog *open_prog(const struct test_cfg *cfg,
 	return hr_cli_open_prog_opts(cfg->spec, &opts, obj);
 }
 
+/* --kernel: what the comparison cannot cover is refused, saying why. */
+static int open_kernel(struct test_state *st)
+{
+	struct test_cfg *cfg = st->cfg;
+	const char *why = NULL;
+	char *path;
+	int err;
+
+	if (cfg->hints.file || cfg->hints.constant || cfg->hints.device ||
+	    hr_check_calls_hints(st->prog))
+		why = "the program reads RX hints: the kernel takes the "
+		      "metadata kfuncs only in device-bound programs, which "
+		      "BPF_PROG_TEST_RUN cannot run";
+	else if (cfg->nmaps || cfg->load.nsets || cfg->load.nsizes ||
+		 cfg->load.pin_dir)
+		why = "--map, --set, --map-size and --pin-dir are headroom's "
+		      "alone; the kernel's copy starts as the object says";
+	else if (cfg->fib)
+		why = "the FIB options fill headroom's tables; the kernel "
+		      "looks up its own";
+	if (why) {
+		fprintf(stderr, "headroom test --kernel: not compared: %s\n",
+			why);
+		return HR_EXIT_USAGE;
+	}
+	path = hr_cli_spec_file(cfg->spec);
+	if (!path)
+		return HR_EXIT_USAGE;
+	err = test_kernel_open(path, hr_prog_name(st->prog), st->xdp,
+			       &st->kernel);
+	free(path);
+	if (err == -EPERM || err == -ENOENT || err == -ENOMEM)
+		return HR_EXIT_USAGE;
+	return err ? HR_EXIT_DIFFER : 0;
+}
+
+/* The maps, then the totals; HR_EXIT_DIFFER when anything differed. */
+static int close_kernel(struct test_state *st, struct hr_object *obj, int rc)
+{
+	unsigned int compared, differed;
+	bool maps_same = test_kernel_maps(st->kernel, obj, st->cfg->json);
+
+	test_kernel_counts(st->kernel, &compared, &differed);
+	if (!st->cfg->json)
+		printf("kernel: %u packets compared, %u differ; maps %s\n",
+		       compared, differed, maps_same ? "agree" : "differ");
+	return differed || !maps_same ? HR_EXIT_DIFFER : rc;
+}
+
 int hr_cmd_test(int argc, char **argv)
 {
 	struct test_cfg cfg = { .repeat = 1, .engine = HR_ENGINE_DEFAULT };
@@ -663,6 +742,11 @@ int hr_cmd_test(int argc, char **argv)
 		rc = HR_EXIT_USAGE;
 		goto out;
 	}
+	if (cfg.kernel) {
+		rc = open_kernel(&st);
+		if (rc)
+			goto out;
+	}
 	if (cfg.events)
 		watch_events(&cfg, obj);
 	if (hr_cli_map_preload(obj, cfg.maps, cfg.nmaps) || open_out(&st)) {
@@ -674,7 +758,10 @@ int hr_cmd_test(int argc, char **argv)
 		hr_cli_map_dump(stdout, obj, cfg.spec, cfg.json);
 	if (rc == HR_EXIT_OK && st.failed)
 		rc = HR_EXIT_RUN;
+	if (st.kernel && rc != HR_EXIT_USAGE)
+		rc = close_kernel(&st, obj, rc);
 out:
+	test_kernel_close(st.kernel);
 	if (hr_pcapng_close(st.dump) && rc == HR_EXIT_OK)
 		rc = HR_EXIT_USAGE;
 	test_meta_type_close(&st.mt);

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: MIT
+/*
+ * headroom test --kernel: every packet run again through the live
+ * kernel's BPF_PROG_TEST_RUN, as bpftool prog run does it (XDP with a
+ * struct xdp_md giving the metadata, tc with the bare packet), and what
+ * differs printed: the verdict and return value, the packet, the
+ * metadata, an error one side gave alone; then the maps, entry by entry.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <json-c/json.h>
+#include <linux/bpf.h>
+
+#include "check/check.h"
+#include "cli/test_kernel.h"
+#include "headroom/map.h"
+#include "headroom/object.h"
+
+#define OUT_CAP (4096 * 3)
+
+struct test_kernel {
+	struct bpf_object *obj;
+	int fd;
+	bool xdp;
+	unsigned int compared, differed;
+};
+
+/* libbpf's own messages are not the user's: the verifier's verdict is
+ * read again through headroom check's kernel side when it refuses. */
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
+
+int test_kernel_open(const char *path, const char *prog, bool xdp,
+		     struct test_kernel **out)
+{
+	struct test_kernel *k = calloc(1, sizeof(*k));
+	libbpf_print_fn_t old = libbpf_set_print(quiet);
+	struct bpf_program *p, *want = NULL;
+	int err = -ENOMEM;
+
+	*out = NULL;
+	if (!k)
+		goto fail;
+	k->xdp = xdp;
+	k->obj = bpf_object__open_file(path, NULL);
+	if (!k->obj) {
+		err = -errno;
+		fprintf(stderr,
+			"headroom test --kernel: %s: libbpf cannot "
+			"open it: %s\n",
+			path, strerror(errno));
+		goto fail;
+	}
+	bpf_object__for_each_program(p, k->obj)
+	{
+		bool me = !strcmp(bpf_program__name(p), prog);
+
+		bpf_program__set_autoload(p, me);
+		if (me)
+			want = p;
+	}
+	if (!want) {
+		err = -ENOENT;
+		fprintf(stderr,
+			"headroom test --kernel: %s: no program '%s' "
+			"for libbpf\n",
+			path, prog);
+		goto fail;
+	}
+	/* The type headroom runs it as (iproute2's section names). */
+	bpf_program__set_type(want, xdp ? BPF_PROG_TYPE_XDP :
+					  BPF_PROG_TYPE_SCHED_CLS);
+	err = bpf_object__load(k->obj);
+	if (err == -EPERM) {
+		fprintf(stderr,
+			"headroom test --kernel: loading '%s' into the "
+			"kernel needs root (CAP_BPF and "
+			"CAP_NET_ADMIN)\n",
+			prog);
+		goto fail;
+	}
+	if (err) {
+		struct hr_check_result r;
+
+		if (hr_check_kernel(path, prog, false, &r, NULL) ||
+		    r.verdict != HR_CHECK_REJECT)
+			snprintf(r.reason, sizeof(r.reason), "%s",
+				 strerror(-err));
+		fprintf(stderr,
+			"headroom test --kernel: differs: the kernel does not "
+			"load '%s': %s",
+			prog, r.reason);
+		if (r.verdict == HR_CHECK_REJECT && r.insn >= 0 && r.file[0])
+			fprintf(stderr, " (insn %d, %s:%u)", r.insn, r.file,
+				r.line);
+		else if (r.verdict == HR_CHECK_REJECT && r.insn >= 0)
+			fprintf(stderr, " (insn %d)", r.insn);
+		fputc('\n', stderr);
+		goto fail;
+	}
+	k->fd = bpf_program__fd(want);
+	libbpf_set_print(old);
+	*out = k;
+	return 0;
+fail:
+	libbpf_set_print(old);
+	test_kernel_close(k);
+	return err;
+}
+
+void test_kernel_close(struct test_kernel *k)
+{
+	if (!k)
+		return;
+	bpf_object__close(k->obj);
+	free(k);
+}
+
+static void hex(char *out, size_t cap, const uint8_t *b, size_t n)
+{
+	static const char d[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n && 2 * i + 2 < cap; i++) {
+		out[2 * i] = d[b[i] >> 4];
+		out[2 * i + 1] = d[b[i] & 15];
+	}
+	out[2 * i] = 0;
+}
+
+/* The first byte two buffers differ at, or -1. */
+static long first_diff(const uint8_t *a, size_t alen, const uint8_t *b,
+		       size_t blen)
+{
+	size_t i;
+
+	for (i = 0; i < alen && i < blen; i++)
+		if (a[i] != b[i])
+			return (long)i;
+	return alen == blen ? -1 : (long)i;
+}
+
+static void say(bool json, unsigned int index, const char *what,
+		const char *kernel, const char *headroom)
+{
+	if (json) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "index",
+				       json_object_new_int((int)index));
+		json_object_object_add(o, "differs",
+				       json_object_new_string(what));
+		json_object_object_add(o, "kernel",
+				       json_object_new_string(kernel));
+		json_object_object_add(o, "headroom",
+				       json_object_new_string(headroom));
+		printf("%s\n", json_object_to_json_string_ext(
+				       o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+		return;
+	}
+	printf("packet %u: %s differs: kernel %s, headroom %s\n", index, what,
+	       kernel, headroom);
+}
+
+static bool cmp_bytes(bool json, unsigned int index, const char *what,
+		      const uint8_t *k, size_t klen, const uint8_t *h,
+		      size_t hlen)
+{
+	static char kh[2 * OUT_CAP + 64], hh[2 * OUT_CAP + 64];
+	long at = first_diff(k, klen, h, hlen);
+
+	if (at < 0)
+		return true;
+	hex(kh, sizeof(kh), k, klen);
+	hex(hh, sizeof(hh), h, hlen);
+	snprintf(kh + strlen(kh), 64, " (%zu bytes)", klen);
+	snprintf(hh + strlen(hh), 64,
+		 " (%zu bytes, first difference at "
+		 "byte %ld)",
+		 hlen, at);
+	say(json, index, what, kh, hh);
+	return false;
+}
+
+bool test_kernel_packet(struct test_kernel *k, unsigned int index,
+			const uint8_t *in, size_t in_len, size_t meta_len,
+			const struct test_kernel_answer *hr, bool json)
+{
+	static uint8_t out[OUT_CAP];
+	struct xdp_md md_in = { .data = (uint32_t)meta_len,
+				.data_end = (uint32_t)in_len },
+		      md_out = { 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in,
+		    .data_size_in = (uint32_t)in_len, .data_out = out,
+		    .data_size_out = sizeof(out), .repeat = 1);
+	char a[64], b[64];
+	bool same = true;
+	int err;
+
+	if (k->xdp) {
+		o.ctx_in = &md_in;
+		o.ctx_size_in = sizeof(md_in);
+		o.ctx_out = &md_out;
+		o.ctx_size_out = sizeof(md_out);
+	}
+	err = bpf_prog_test_run_opts(k->fd, &o) ? -errno : 0;
+	k->compared++;
+	if (err || hr->err) {
+		if (err != hr->err) {
+			snprintf(a, sizeof(a), "%s",
+				 err ? strerror(-err) : "ran");
+			snprintf(b, sizeof(b), "%s",
+				 hr->err ? strerror(-hr->err) : "ran");
+			say(json, index, "test run", a, b);
+			same = false;
+		}
+		goto out;
+	}
+	if (o.retval != hr->retval) {
+		snprintf(a, sizeof(a), "%u", o.retval);
+		snprintf(b, sizeof(b), "%u", hr->retval);
+		say(json, index, "retval", a, b);
+		same = false;
+	}
+	if (k->xdp) {
+		size_t ml = md_out.data <= o.data_size_out ? md_out.data : 0;
+
+		same &= cmp_bytes(json, index, "meta", out, ml, hr->meta,
+				  hr->meta_len);
+		same &= cmp_bytes(json, index, "data", out + ml,
+				  o.data_size_out - ml, hr->data, hr->data_len);
+	} else {
+		same &= cmp_bytes(json, index, "data", out, o.data_size_out,
+				  hr->data, hr->data_len);
+	}
+out:
+	k->differed += !same;
+	return same;
+}
+
+static bool cmp_map(struct bpf_map *km, struct hr_map *hm, bool json)
+{
+	uint32_t ks = bpf_map__key_size(km), vs = bpf_map__value_size(km);
+	uint8_t *key = calloc(1, ks ? ks : 1), *next = calloc(1, ks ? ks : 1);
+	uint8_t *kv = calloc(1, vs), *hv = calloc(1, vs);
+	char what[128], kh[512], hh[512];
+	bool same = true, first = true;
+	unsigned int n = 0;
+	int fd = bpf_map__fd(km);
+
+	if (!key || !next || !kv || !hv)
+		goto out;
+	while (!bpf_map_get_next_key(fd, first ? NULL : key, next)) {
+		first = false;
+		memcpy(key, next, ks);
+		if (bpf_map_lookup_elem(fd, key, kv))
+			continue;
+		n++;
+		if (!hr_map_lookup_elem(hm, key, hv) && !memcmp(kv, hv, vs))
+			continue;
+		hex(what, sizeof(what), key, ks > 48 ? 48 : ks);
+		hex(kh, sizeof(kh), kv, vs > 200 ? 200 : vs);
+		if (hr_map_lookup_elem(hm, key, hv))
+			snprintf(hh, sizeof(hh), "no entry");
+		else
+			hex(hh, sizeof(hh), hv, vs > 200 ? 200 : vs);
+		if (json) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(
+				o, "map",
+				json_object_new_string(bpf_map__name(km)));
+			json_object_object_add(o, "key",
+					       json_object_new_string(what));
+			json_object_object_add(o, "kernel",
+					       json_object_new_string(kh));
+			json_object_object_add(o, "headroom",
+					       json_object_new_string(hh));
+			printf("%s\n", json_object_to_json_string_ext(
+					       o, JSON_C_TO_STRING_PLAIN));
+			json_object_put(o);
+		} else {
+			printf("map %s key %s differs: kernel %s, headroom "
+			       "%s\n",
+			       bpf_map__name(km), what, kh, hh);
+		}
+		same = false;
+	}
+out:
+	free(key);
+	free(next);
+	free(kv);
+	free(hv);
+	return same;
+}
+
+bool test_kernel_maps(struct test_kernel *k, const struct hr_object *obj,
+		      bool json)
+{
+	struct bpf_map *km;
+	bool same = true;
+
+	bpf_object__for_each_map(km, k->obj)
+	{
+		enum bpf_map_type t = bpf_map__type(km);
+		struct hr_map *hm = hr_object_find_map(obj, bpf_map__name(km));
+
+		if (!hm || bpf_map__is_internal(km))
+			continue;
+		if (t != BPF_MAP_TYPE_ARRAY && t != BPF_MAP_TYPE_HASH &&
+		    t != BPF_MAP_TYPE_LRU_HASH && t != BPF_MAP_TYPE_LPM_TRIE) {
+			if (!json)
+				printf("map %s: %s maps not compared\n",
+				       bpf_map__name(km),
+				       libbpf_bpf_map_type_str(t));
+			continue;
+		}
+		same &= cmp_map(km, hm, json);
+	}
+	return same;
+}
+
+void test_kernel_counts(const struct test_kernel *k, unsigned int *compared,
+			unsigned int *differed)
+{
+	*compared = k->compared;
+	*differed = k->differed;
+}
