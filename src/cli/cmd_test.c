@@ -653,6 +653,31 @@ static struct hr_prog *open_prog(const struct test_cfg *cfg,
 	return hr_cli_open_prog_opts(cfg->spec, &opts, obj);
 }
 
+/* What headroom check predicts the kernel's verifier says, as a warning:
+ * headroom runs what the kernel would refuse (one short packet aborts
+ * where the kernel refuses the whole object), so say so before. */
+static void warn_verifier(const struct test_state *st)
+{
+	struct hr_check_result r;
+	char where[300] = "";
+	char *path;
+
+	if (hr_check_predict_opts(st->prog, hr_check_calls_hints(st->prog),
+				  &r) ||
+	    r.verdict != HR_CHECK_REJECT)
+		return;
+	path = hr_cli_spec_file(st->cfg->spec);
+	if (path)
+		hr_check_set_line(path, hr_prog_name(st->prog), &r);
+	free(path);
+	if (r.file[0])
+		snprintf(where, sizeof(where), " (%s:%u)", r.file, r.line);
+	fprintf(stderr,
+		"headroom test: warning: the kernel's verifier would reject "
+		"'%s' at insn %d%s: %s (headroom check)\n",
+		hr_prog_name(st->prog), r.insn, where, r.reason);
+}
+
 /* --kernel: what the comparison cannot cover is refused, saying why. */
 static int open_kernel(struct test_state *st)
 {
@@ -742,6 +767,7 @@ int hr_cmd_test(int argc, char **argv)
 		rc = HR_EXIT_USAGE;
 		goto out;
 	}
+	warn_verifier(&st);
 	if (cfg.kernel) {
 		rc = open_kernel(&st);
 		if (rc)
