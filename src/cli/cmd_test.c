@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "check/check.h"
+#include "loader/line_info.h"
 #include "cli/test_io.h"
 #include "cli/test_kernel.h"
 #include "dev/pcapng.h"
@@ -142,6 +143,8 @@ struct test_state {
 	bool xdp;
 	struct hr_pcapng_writer *dump;
 	struct test_kernel *kernel; /* --kernel */
+	struct hr_line_table lines; /* for aborts: loaded at the first */
+	bool lines_loaded;
 	struct test_meta_type mt;
 	unsigned int index;
 	unsigned int failed;
@@ -233,6 +236,29 @@ static void fill_result(struct test_state *st, struct test_result *r,
 	}
 }
 
+/* " (file.c:LINE)" of instruction @pc from the object's line info, or "". */
+static const char *abort_where(struct test_state *st, uint32_t pc)
+{
+	static char where[300];
+	const struct hr_line *l;
+	char *path;
+
+	if (!st->lines_loaded) {
+		st->lines_loaded = true;
+		path = hr_cli_spec_file(st->cfg->spec);
+		if (!path || hr_line_table_load(path, hr_prog_name(st->prog),
+						&st->lines))
+			memset(&st->lines, 0, sizeof(st->lines));
+		free(path);
+	}
+	l = st->lines.n ? hr_line_find(&st->lines, pc) : NULL;
+	if (!l || !l->file)
+		return "";
+	snprintf(where, sizeof(where), " (%s:%u)", hr_line_base(l->file),
+		 l->line);
+	return where;
+}
+
 /* Runs one packet; false when it could not be run at all. */
 static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 {
@@ -305,8 +331,9 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 	}
 	fill_result(st, &r, &o, out, &md_out);
 	if (o.abort) {
-		snprintf(error, sizeof(error), "aborted at insn %u: %s",
-			 o.abort_pc, hr_abort_str(o.abort));
+		snprintf(error, sizeof(error), "aborted at insn %u%s: %s",
+			 o.abort_pc, abort_where(st, o.abort_pc),
+			 hr_abort_str(o.abort));
 		r.error = error;
 	}
 	test_print(&r, cfg->json, &st->mt);
@@ -788,6 +815,8 @@ int hr_cmd_test(int argc, char **argv)
 		rc = close_kernel(&st, obj, rc);
 out:
 	test_kernel_close(st.kernel);
+	if (st.lines.n)
+		hr_line_table_free(&st.lines);
 	if (hr_pcapng_close(st.dump) && rc == HR_EXIT_OK)
 		rc = HR_EXIT_USAGE;
 	test_meta_type_close(&st.mt);
