@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/bpf.h>
+#include <json-c/json.h>
 
 #include "cli/cli.h"
 #include "check/check.h"
 #include "loader/line_info.h"
+#include "cli/ctx_json.h"
 #include "cli/test_io.h"
 #include "cli/test_kernel.h"
 #include "dev/pcapng.h"
@@ -105,6 +107,13 @@ static const char test_usage[] =
 	"                  PREFIX/LEN [via GW] [dev IFINDEX] [metric N]\n"
 	"                  [mtu N] [src IP]' (mtu: a locked route MTU)\n"
 	"  --neigh SPEC    a neighbour: 'IP lladdr MAC dev IFINDEX'\n"
+	"  --ctx-in FILE   the context to run with, as bpftool's ctx_in:\n"
+	"                  a JSON object of struct __sk_buff (tc: mark,\n"
+	"                  priority, ifindex, cb, tstamp, wire_len, gso_segs,\n"
+	"                  gso_size, hwtstamp ...) or struct xdp_md fields\n"
+	"  --ctx-out FILE  every packet's context after the run, one JSON\n"
+	"                  object a line; a tc program's changed fields are\n"
+	"                  shown with each packet ('ctx set:', JSON \"ctx\")\n"
 	"  --kernel        run every packet through the live kernel's\n"
 	"                  BPF_PROG_TEST_RUN too (root) and print what differs:\n"
 	"                  verdict, return value, packet, metadata, errors, and\n"
@@ -135,6 +144,7 @@ struct test_cfg {
 	struct test_hints hints;
 	enum hr_engine engine;
 	bool kernel, fib;
+	const char *ctx_in, *ctx_out;
 };
 
 struct test_state {
@@ -143,6 +153,7 @@ struct test_state {
 	bool xdp;
 	struct hr_pcapng_writer *dump;
 	struct test_kernel *kernel; /* --kernel */
+	struct hr_cli_ctx ctx; /* --ctx-in, --ctx-out */
 	struct hr_line_table lines; /* for aborts: loaded at the first */
 	bool lines_loaded;
 	struct test_meta_type mt;
@@ -270,7 +281,9 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 	uint8_t *in = malloc(in_len ? in_len : 1), *out = malloc(out_cap);
 	struct test_result r = { .index = st->index, .ts_ns = pkt->ts_ns };
 	struct hr_test_hints hints;
-	struct xdp_md md_in, md_out;
+	union hr_cli_ctx_buf ctx_in, ctx_out;
+	struct json_object *changed = NULL;
+	const char *rule;
 	char error[320];
 	bool ok = true;
 	int ret;
@@ -298,15 +311,17 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 	o.data_size_in = (uint32_t)in_len;
 	o.data_out = out;
 	o.data_size_out = (uint32_t)out_cap;
-	if (st->xdp) {
-		memset(&md_in, 0, sizeof(md_in));
-		memset(&md_out, 0, sizeof(md_out));
-		md_in.data = (uint32_t)cfg->meta_len;
-		md_in.data_end = (uint32_t)in_len;
-		o.ctx_in = &md_in;
-		o.ctx_size_in = sizeof(md_in);
-		o.ctx_out = &md_out;
-		o.ctx_size_out = sizeof(md_out);
+	rule = hr_cli_ctx_prepare(&st->ctx, (uint32_t)cfg->meta_len,
+				  (uint32_t)len, &ctx_in, &ctx_out, &o);
+	if (rule) {
+		snprintf(error, sizeof(error),
+			 "test run failed: Invalid argument: %s", rule);
+		r.data = pkt->data;
+		r.error = error;
+		test_print(&r, cfg->json, &st->mt);
+		st->failed++;
+		ok = false;
+		goto out;
 	}
 	ret = hr_prog_test_run(st->prog, &o);
 	if (ret) {
@@ -329,7 +344,21 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 		ok = false;
 		goto out;
 	}
-	fill_result(st, &r, &o, out, &md_out);
+	fill_result(st, &r, &o, out, &ctx_out.md);
+	/* What a tc program set is what people look for (bpftool's
+	 * ctx_out); an XDP program's only with --ctx-in/--ctx-out. */
+	if (!st->xdp || cfg->ctx_in || cfg->ctx_out) {
+		changed = hr_cli_ctx_changed(&st->ctx, &ctx_in, &ctx_out);
+		r.ctx_changed =
+			changed ? json_object_to_json_string_ext(
+					  changed, JSON_C_TO_STRING_PLAIN) :
+				  NULL;
+	}
+	if (st->ctx.out && hr_cli_ctx_write(&st->ctx, st->index, &ctx_out)) {
+		fprintf(stderr, "headroom: --ctx-out %s: %s\n", cfg->ctx_out,
+			strerror(EIO));
+		st->stop = true;
+	}
 	if (o.abort) {
 		snprintf(error, sizeof(error), "aborted at insn %u%s: %s",
 			 o.abort_pc, abort_where(st, o.abort_pc),
@@ -352,6 +381,7 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 	if (st->dump && (hr_pcapng_is_ng(st->dump) || delivered(st, r.retval)))
 		test_write(st->dump, &r, &st->mt);
 out:
+	json_object_put(changed);
 	st->index++;
 	free(in);
 	free(out);
@@ -518,6 +548,8 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 		{ "meta-type", required_argument, NULL, 'T' },
 		{ "raw-ip", no_argument, NULL, 'I' },
 		{ "kernel", no_argument, NULL, 'K' },
+		{ "ctx-in", required_argument, NULL, 1000 },
+		{ "ctx-out", required_argument, NULL, 1001 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -590,6 +622,12 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 			break;
 		case 'K':
 			cfg->kernel = true;
+			break;
+		case 1000:
+			cfg->ctx_in = optarg;
+			break;
+		case 1001:
+			cfg->ctx_out = optarg;
 			break;
 		case 'E':
 			cfg->events = true;
@@ -786,11 +824,9 @@ int hr_cmd_test(int argc, char **argv)
 		rc = HR_EXIT_USAGE;
 		goto out;
 	}
-	if (!st.xdp && cfg.meta_len) {
-		fprintf(stderr,
-			"headroom test: --meta is for XDP programs; "
-			"'%s' is a tc program\n",
-			hr_prog_name(st.prog));
+	st.ctx.in_path = cfg.ctx_in;
+	st.ctx.out_path = cfg.ctx_out;
+	if (hr_cli_ctx_open(&st.ctx, st.xdp)) {
 		rc = HR_EXIT_USAGE;
 		goto out;
 	}
@@ -814,6 +850,7 @@ int hr_cmd_test(int argc, char **argv)
 	if (st.kernel && rc != HR_EXIT_USAGE)
 		rc = close_kernel(&st, obj, rc);
 out:
+	hr_cli_ctx_close(&st.ctx);
 	test_kernel_close(st.kernel);
 	if (st.lines.n)
 		hr_line_table_free(&st.lines);

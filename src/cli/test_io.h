@@ -83,6 +83,9 @@ struct test_result {
 	struct hr_hint hints;
 	uint8_t supported;
 	uint64_t ts_ns;
+	/* The context fields the program changed, as JSON text ("{}" when
+	 * none), or NULL not to show them. */
+	const char *ctx_changed;
 };
 
 /* Prints @r as text or one JSON line (keys index, action, retval, data,

@@ -209,6 +209,9 @@ static void print_json(const struct test_result *r,
 		json_object_object_add(o, "device",
 				       json_object_new_string(prof));
 	}
+	if (r->ctx_changed)
+		json_object_object_add(o, "ctx",
+				       json_tokener_parse(r->ctx_changed));
 	id = meta_type(mt, r->meta, r->meta_len, &size);
 	if (id && !hr_btf_value_json(mt->btf, id, r->meta + r->meta_len - size,
 				     size, &dec)) {
@@ -240,6 +243,8 @@ void test_print(const struct test_result *r, bool json,
 	printf("\n  meta (%zu): ", r->meta_len);
 	hr_hex_print(stdout, r->meta, r->meta_len);
 	printf("\n");
+	if (r->ctx_changed)
+		printf("  ctx set: %s\n", r->ctx_changed);
 	dec = meta_text(mt, r);
 	if (dec)
 		printf("  meta decoded: %s\n", dec);
