@@ -335,7 +335,8 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 		r.error = error;
 		test_print(&r, cfg->json, &st->mt);
 		if (st->kernel) {
-			struct test_kernel_answer a = { .err = ret };
+			struct test_kernel_answer a = { .err = ret,
+							.ctx_in = &ctx_in };
 
 			test_kernel_packet(st->kernel, st->index, in, in_len,
 					   cfg->meta_len, &a, cfg->json);
@@ -371,7 +372,10 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 						.data = r.data,
 						.data_len = r.data_len,
 						.meta = r.meta,
-						.meta_len = r.meta_len };
+						.meta_len = r.meta_len,
+						.ctx = &st->ctx,
+						.ctx_in = &ctx_in,
+						.ctx_out = &ctx_out };
 
 		test_kernel_packet(st->kernel, st->index, in, in_len,
 				   cfg->meta_len, &a, cfg->json);

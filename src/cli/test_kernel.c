@@ -17,6 +17,7 @@
 #include <linux/bpf.h>
 
 #include "check/check.h"
+#include "cli/ctx_json.h"
 #include "cli/test_kernel.h"
 #include "headroom/map.h"
 #include "headroom/object.h"
@@ -190,14 +191,34 @@ static bool cmp_bytes(bool json, unsigned int index, const char *what,
 	return false;
 }
 
+/* The context fields the kernel copies back, as JSON on both sides. */
+static bool cmp_ctx(bool json, unsigned int index, const struct hr_cli_ctx *c,
+		    const union hr_cli_ctx_buf *kout,
+		    const union hr_cli_ctx_buf *hout)
+{
+	struct json_object *kj = hr_cli_ctx_json(c, kout);
+	struct json_object *hj = hr_cli_ctx_json(c, hout);
+	const char *ks = kj ? json_object_to_json_string_ext(
+				      kj, JSON_C_TO_STRING_PLAIN) :
+			      "?";
+	const char *hs = hj ? json_object_to_json_string_ext(
+				      hj, JSON_C_TO_STRING_PLAIN) :
+			      "?";
+	bool same = !strcmp(ks, hs);
+
+	if (!same)
+		say(json, index, "ctx", ks, hs);
+	json_object_put(kj);
+	json_object_put(hj);
+	return same;
+}
+
 bool test_kernel_packet(struct test_kernel *k, unsigned int index,
 			const uint8_t *in, size_t in_len, size_t meta_len,
 			const struct test_kernel_answer *hr, bool json)
 {
 	static uint8_t out[OUT_CAP];
-	struct xdp_md md_in = { .data = (uint32_t)meta_len,
-				.data_end = (uint32_t)in_len },
-		      md_out = { 0 };
+	union hr_cli_ctx_buf cin, cout;
 	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in,
 		    .data_size_in = (uint32_t)in_len, .data_out = out,
 		    .data_size_out = sizeof(out), .repeat = 1);
@@ -205,11 +226,19 @@ bool test_kernel_packet(struct test_kernel *k, unsigned int index,
 	bool same = true;
 	int err;
 
+	memset(&cin, 0, sizeof(cin));
+	memset(&cout, 0, sizeof(cout));
+	if (hr->ctx_in)
+		cin = *hr->ctx_in;
 	if (k->xdp) {
-		o.ctx_in = &md_in;
-		o.ctx_size_in = sizeof(md_in);
-		o.ctx_out = &md_out;
-		o.ctx_size_out = sizeof(md_out);
+		cin.md.data = (uint32_t)meta_len;
+		cin.md.data_end = (uint32_t)in_len;
+	}
+	if (k->xdp || hr->ctx_in) {
+		o.ctx_in = &cin;
+		o.ctx_out = &cout;
+		o.ctx_size_in = o.ctx_size_out = k->xdp ? sizeof(cin.md) :
+							  sizeof(cin.skb);
 	}
 	err = bpf_prog_test_run_opts(k->fd, &o) ? -errno : 0;
 	k->compared++;
@@ -230,8 +259,10 @@ bool test_kernel_packet(struct test_kernel *k, unsigned int index,
 		say(json, index, "retval", a, b);
 		same = false;
 	}
+	if (hr->ctx && hr->ctx_out)
+		same &= cmp_ctx(json, index, hr->ctx, &cout, hr->ctx_out);
 	if (k->xdp) {
-		size_t ml = md_out.data <= o.data_size_out ? md_out.data : 0;
+		size_t ml = cout.md.data <= o.data_size_out ? cout.md.data : 0;
 
 		same &= cmp_bytes(json, index, "meta", out, ml, hr->meta,
 				  hr->meta_len);

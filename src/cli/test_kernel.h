@@ -14,6 +14,8 @@
 
 struct hr_object;
 struct test_kernel;
+struct hr_cli_ctx;
+union hr_cli_ctx_buf;
 
 /* Loads program @prog of the object at @path into the kernel (@xdp: as
  * XDP, else SCHED_CLS) into *@out; 0, or -errno after a message saying
@@ -29,6 +31,10 @@ struct test_kernel_answer {
 	uint32_t retval;
 	const uint8_t *data, *meta;
 	size_t data_len, meta_len;
+	/* The context the run was given and the one it gave back (the
+	 * kernel's is compared field by field), or NULL. */
+	const struct hr_cli_ctx *ctx;
+	const union hr_cli_ctx_buf *ctx_in, *ctx_out;
 };
 
 /* Runs packet @index (@in: @meta_len bytes of metadata, then the packet)

@@ -3,7 +3,8 @@
 # live kernel's BPF_PROG_TEST_RUN. A program that agrees (XDP and tc) exits
 # 0 saying so; one whose return value is random differs on every packet
 # (exit 4, each packet named, in text and JSON); one that agrees on every
-# packet but leaves a random number in its map differs in the map; one the
+# packet but leaves a random number in its map differs in the map; a tc
+# program's context out (given one in) is the kernel's; one the
 # kernel's verifier refuses differs with the kernel's reason and line;
 # a hint program and headroom-only options are refused saying why (exit
 # 2), and so is a user without privileges. Prints a RESULT line.
@@ -14,7 +15,7 @@ if [ "$(id -u)" != 0 ]; then
 	exit 77
 fi
 make --no-print-directory BUILD="$BUILD" -j2 "$BUILD/bin/headroom" \
-	"$BUILD/progs/kernel_differs.o" >/dev/null 2>&1
+	"$BUILD/progs/kernel_differs.o" "$BUILD/progs/run_tc.o" >/dev/null 2>&1
 H=$BUILD/bin/headroom
 P=$BUILD/progs
 D=$(mktemp -d /tmp/hr-kernel-cli-XXXXXX)
@@ -33,6 +34,8 @@ run() { # name, args...: stdout+stderr in $D/$1, exit code in $D/$1.rc
 }
 run agree "$P/bench_parse.o" --hex $X --hex ${X}00 --kernel
 run agree_tc "$P/bench_tc.o" --hex $X --kernel
+echo '{"mark": 7, "priority": 3, "cb": [1, 2, 3, 4, 5], "tstamp": 9}' > "$D/ctx.json"
+run agree_ctx "$P/run_tc.o" --hex $X --hex $X --ctx-in "$D/ctx.json" --kernel
 run verdict "$P/kernel_differs.o:random_verdict" --hex $X --hex $X --kernel
 run verdict_json "$P/kernel_differs.o:random_verdict" --hex $X --kernel --json
 run store "$P/kernel_differs.o:random_store" --hex $X --kernel
@@ -47,6 +50,8 @@ rc() { [ "$(cat "$D/$1.rc")" = "$2" ]; }
 rc agree 0; check "agreeing XDP exits $(cat $D/agree.rc)" $?
 has agree "kernel: 2 packets compared, 0 differ; maps agree"; check "agree summary" $?
 rc agree_tc 0; check "agreeing tc exits $(cat $D/agree_tc.rc)" $?
+rc agree_ctx 0; check "tc context in and out as the kernel's: $(cat $D/agree_ctx)" $?
+has agree_ctx "2 packets compared, 0 differ"; check "ctx compared" $?
 rc verdict 4; check "random verdict exits $(cat $D/verdict.rc)" $?
 [ "$(grep -c '^packet [01]: retval differs: kernel ' "$D/verdict")" = 2 ]
 check "both packets' return values named: $(cat $D/verdict)" $?
