@@ -423,9 +423,26 @@ static int fill_values(struct hr_loader *ld, const struct hr_ld_values *v)
 {
 	const struct hr_ld_sec *s = &ld->secs[v->sec];
 	uint32_t slots = v->map->attr.max_entries, i;
+	uint32_t t = v->map->attr.type;
 	size_t r;
 	int fd, ret;
 
+	/* As libbpf: only outer maps and program arrays take initial
+	 * values, each a 4-byte key and a 4-byte fd. */
+	if (t != HR_MAP_ARRAY_OF_MAPS && t != HR_MAP_HASH_OF_MAPS &&
+	    t != HR_MAP_PROG_ARRAY)
+		return hr_ld_error(
+			ld, -EINVAL,
+			"map '%s': initial 'values' need a map-in-map "
+			"or prog-array, not type %u",
+			v->map->name, t);
+	if (v->map->attr.key_size != 4 || v->map->attr.value_size != 4)
+		return hr_ld_error(
+			ld, -EINVAL,
+			"map '%s': initial 'values' need 4-byte keys "
+			"and values (key %u, value %u)",
+			v->map->name, v->map->attr.key_size,
+			v->map->attr.value_size);
 	for (r = 0; r < s->nrels; r++) {
 		const struct hr_ld_rel *rel = &s->rels[r];
 		struct hr_map *in;

@@ -22,6 +22,82 @@
 #include "progs/prog.h"
 
 static char vdir[4096], bin[4096];
+
+/* tests/verifier/EXPECTED (scripts/verifier-record.sh): the kernel's
+ * verdict, line and error line for each program, recorded. */
+struct expected {
+	char obj[64], prog[64], verdict[16], insn[16], where[128], reason[256];
+};
+static struct expected expected[256];
+static unsigned int n_expected, n_expected_met;
+
+static void load_expected(void)
+{
+	char line[1024];
+	FILE *f = fopen("tests/verifier/EXPECTED", "r");
+
+	CHECK(f != NULL, "tests/verifier/EXPECTED: %s", strerror(errno));
+	while (f && fgets(line, sizeof(line), f) && n_expected < 256) {
+		struct expected *e = &expected[n_expected];
+
+		if (line[0] == '#')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		if (sscanf(line,
+			   "%63[^\t]\t%63[^\t]\t%15[^\t]\t%15[^\t]\t%127[^\t]"
+			   "\t%255[^\n]",
+			   e->obj, e->prog, e->verdict, e->insn, e->where,
+			   e->reason) == 6)
+			n_expected++;
+	}
+	if (f)
+		fclose(f);
+}
+
+static const struct expected *find_expected(const char *path, const char *prog)
+{
+	const char *base = strrchr(path, '/');
+	unsigned int i;
+
+	base = base ? base + 1 : path;
+	for (i = 0; i < n_expected; i++)
+		if (!strcmp(expected[i].obj, base) &&
+		    !strcmp(expected[i].prog, prog))
+			return &expected[i];
+	return NULL;
+}
+
+/* The prediction against the recorded kernel verdict: same verdict, and
+ * for a rejection the same error line at the same source line. */
+static void check_expected(const char *path, const char *name,
+			   const struct hr_check_result *pr)
+{
+	const struct expected *e = find_expected(path, name);
+	char where[300];
+
+	CHECK(e != NULL,
+	      "%s:%s not in tests/verifier/EXPECTED (run "
+	      "scripts/verifier-record.sh)",
+	      path, name);
+	if (!e)
+		return;
+	n_expected_met++;
+	CHECK(!strcmp(e->verdict, hr_check_verdict_str(pr->verdict)),
+	      "%s:%s predicted %s, recorded kernel %s", path, name,
+	      hr_check_verdict_str(pr->verdict), e->verdict);
+	if (pr->verdict != HR_CHECK_REJECT || strcmp(e->verdict, "reject"))
+		return;
+	CHECK(!strcmp(e->reason, pr->reason),
+	      "%s:%s: recorded '%s', "
+	      "predicted '%s'",
+	      path, name, e->reason, pr->reason);
+	/* The instruction, exactly; the kernel's log may annotate it with
+	 * the source line it walked last rather than the insn's own. */
+	snprintf(where, sizeof(where), "%d", pr->insn);
+	CHECK(!strcmp(e->insn, "-") || !strcmp(e->insn, where),
+	      "%s:%s: recorded insn %s, predicted %s", path, name, e->insn,
+	      where);
+}
 static bool have_kernel;
 static unsigned int n_progs, n_kernel, n_reason_same;
 
@@ -76,6 +152,7 @@ static void check_prog(const char *path, const char *name)
 		      "%s:%s: a rejection names reason, insn and line (%s insn "
 		      "%d line %u)",
 		      path, name, pr.reason, pr.insn, pr.line);
+	check_expected(path, name, &pr);
 	if (!have_kernel)
 		goto out;
 	memset(&kr, 0, sizeof(kr));
@@ -233,6 +310,7 @@ int main(void)
 	have_kernel = t_have_kernel(why, sizeof(why));
 	if (!have_kernel)
 		printf("note: no kernel verdicts (%s)\n", why);
+	load_expected();
 	d = opendir(vdir);
 	CHECK(d != NULL, "%s: %s", vdir, strerror(errno));
 	while (d && (de = readdir(d)))
@@ -242,6 +320,7 @@ int main(void)
 		closedir(d);
 	CHECK(n_progs >= 60, "the corpus holds %u programs (at least 60)",
 	      n_progs);
+	CHECK_EQ(n_expected_met, n_progs);
 	check_cli();
 	if (have_kernel)
 		check_progs_dir();
