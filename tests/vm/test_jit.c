@@ -1233,6 +1233,10 @@ static void test_corpus(void)
 
 		if (n < 3 || strcmp(de->d_name + n - 2, ".o"))
 			continue;
+		/* Random on purpose (headroom test --kernel's own test):
+		 * no two runs agree, whatever the engine. */
+		if (!strcmp(de->d_name, "kernel_differs.o"))
+			continue;
 		snprintf(path, sizeof(path), "%s/%s", t_progs_dir(),
 			 de->d_name);
 		for (e = 0; e < 3; e++) {
