@@ -140,6 +140,29 @@ int vals_rdonly(struct xdp_md *ctx)
 	return (int)(*v & 3);
 }
 
+/* Global data: .rodata, .bss and .data, each one array value. */
+const volatile __u32 g_ro = 3;
+__u64 g_bss;
+__u32 g_data[4] = { 1, 2, 3, 4 };
+
+SEC("xdp")
+int vals_globals(struct xdp_md *ctx)
+{
+	volatile __u32 *past = g_data;
+	__u8 *p = PKT(ctx);
+
+	if (p + 2 > END(ctx))
+		return XDP_DROP;
+	g_bss += p[1]; /* proven: load and store at a constant offset */
+	g_data[p[1] & 3] += 1; /* a variable offset: checked */
+	/* Read-only: refused at run time. */
+	if (p[0] == 1)
+		*(volatile __u32 *)&g_ro = 5;
+	if (p[0] == 2)
+		return (int)past[4]; /* one past g_data: checked, aborts */
+	return (int)((g_ro + g_bss) & 3);
+}
+
 SEC("xdp")
 int pkt_moved(struct xdp_md *ctx)
 {

@@ -991,6 +991,46 @@ struct hr_map *jb_own_map(const struct hr_vm_prog *vm, uint64_t ptr)
 	return NULL;
 }
 
+/*
+ * The register an ld_imm64 of global data (.data, .rodata, .bss: the
+ * loader's src 2, the address of the section's one array value + an
+ * offset) loads: a map value that is never NULL, as the kernel's
+ * PTR_TO_MAP_VALUE from BPF_PSEUDO_MAP_VALUE. The value memory is the
+ * array's own, allocated with the map and kept while the object is, so
+ * the address the loader wrote stays inside it; .rodata is read-only to
+ * programs (HR_F_RDONLY_PROG), as the region rules say.
+ */
+static struct jb_reg global_value(const struct hr_vm_prog *vm, uint64_t addr)
+{
+	const struct hr_object *obj = vm->prog ? vm->prog->obj : NULL;
+	uint32_t zero = 0, size;
+	unsigned int i;
+	uintptr_t v;
+
+	for (i = 0; obj && i < obj->nmaps; i++) {
+		struct hr_map *map = obj->maps[i];
+
+		if (map->attr.type != HR_MAP_ARRAY ||
+		    map->attr.max_entries != 1 || !map->ops->lookup)
+			continue;
+		v = (uintptr_t)map->ops->lookup(map, &zero, 0);
+		size = map->attr.value_size;
+		if (!v || addr < v || addr - v >= size)
+			continue;
+		if (size > PKT_LIMIT)
+			return unknown;
+		return (struct jb_reg){
+			JB_VALUE,
+			size | (map->rdonly_prog || (map->attr.map_flags &
+						     HR_F_RDONLY_PROG) ?
+					0 :
+					JB_VALUE_RW),
+			addr - v, 0
+		};
+	}
+	return unknown;
+}
+
 /* r0 after the call at @pc: a map value or NULL for bpf_map_lookup_elem
  * on a map of the program's own object (so the helper accepts it), else
  * unknown. */
@@ -1102,6 +1142,9 @@ static uint32_t step(struct an *an, uint32_t pc, struct jb_state *s)
 		else if (insn->src == 0)
 			s->r[insn->dst] = scalar(hr_insn_lddw_value(insn),
 						 hr_insn_lddw_value(insn));
+		else if (insn->src == HR_PSEUDO_MAP_VALUE)
+			s->r[insn->dst] =
+				global_value(vm, hr_insn_lddw_value(insn));
 		else
 			s->r[insn->dst] = unknown;
 		return pc + 2;

@@ -24,7 +24,8 @@
 enum mode { M_INTERP, M_PLAIN, M_JIT, M_JIT_CHECKED, M__MAX };
 
 static const char *const progs[] = {
-	"vals_array", "vals_hash", "vals_counters", "vals_rdonly", "pkt_moved",
+	"vals_array",  "vals_hash",    "vals_counters",
+	"vals_rdonly", "vals_globals", "pkt_moved",
 };
 #define NPROGS (sizeof(progs) / sizeof(progs[0]))
 
@@ -174,6 +175,49 @@ static int count_kind(struct hr_prog *prog, int lo, int hi)
 	return n;
 }
 
+/*
+ * ld_imm64 of global data gives values that are never NULL: the constant
+ * offsets inside them proven (loads of g_ro and g_bss, the store into
+ * g_bss), the store into read-only g_ro and the load one past g_data not.
+ */
+static void check_globals(struct hr_prog *p)
+{
+	int loads = 0, stores = 0, unproven = 0;
+	struct jb_facts f = { 0 };
+	uint32_t pc;
+
+	jb_analyze(&p->vm, jb_fp_fixed(&p->vm), &f);
+	for (pc = 0; pc < p->vm.cnt; pc++) {
+		const struct hr_insn *i = &p->vm.insns[pc];
+		bool st = HR_CLASS(i->code) == HR_STX ||
+			  HR_CLASS(i->code) == HR_ST;
+		int base = st ? i->dst : i->src;
+		const struct jb_reg *r;
+
+		if ((HR_CLASS(i->code) != HR_LDX && !st) ||
+		    HR_MODE(i->code) != HR_MEM || base == 10)
+			continue;
+		r = jb_reg_at(&f, pc, base);
+		if (!r || r->t != JB_VALUE)
+			continue;
+		if (!jb_value_safe(&f, pc, base, i->off,
+				   (int)hr_size_bytes(i->code), st))
+			unproven++;
+		else if (st)
+			stores++;
+		else
+			loads++;
+	}
+	jb_free(&f);
+	CHECK(loads >= 2, "vals_globals: loads of g_ro, g_bss proven: %d",
+	      loads);
+	CHECK(stores == 1, "vals_globals: the store into g_bss proven: %d",
+	      stores);
+	CHECK(unproven >= 2,
+	      "vals_globals: store into g_ro, load past g_data unproven: %d",
+	      unproven);
+}
+
 /* The proofs the comparison relies on are made, and the wrong ones not. */
 static void check_proofs(struct hr_object *obj)
 {
@@ -199,6 +243,10 @@ static void check_proofs(struct hr_object *obj)
 	p = hr_object_find_prog(obj, "vals_rdonly");
 	CHECK(p && count_kind(p, XOP_STXU_B, XOP_STU_DW) == 0,
 	      "vals_rdonly: no store into the read-only value is proven");
+	p = hr_object_find_prog(obj, "vals_globals");
+	CHECK(p != NULL, "vals_globals");
+	if (p)
+		check_globals(p);
 	p = hr_object_find_prog(obj, "pkt_moved");
 	n = p ? find_loads(p, 40, 1, pcs, 4) : 0;
 	CHECK(n == 1, "pkt_moved: one load at +40 after the call: %d", n);
