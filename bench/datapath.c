@@ -55,6 +55,7 @@
 #include "../tests/lib/harness.h"
 #include "core/datapath.h" /* the RX worker's thread, for its CPU time */
 #include "progs/prog_registry.h"
+#include "bench.h"
 
 #define MAX_RUNS 31
 
@@ -783,6 +784,7 @@ int main(int argc, char **argv)
 	char why[256], *end;
 	int i, runs = 5, r;
 	size_t j;
+	bench_begin();
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {

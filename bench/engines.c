@@ -44,6 +44,7 @@
 #include "vm/isa.h"
 #include "vm/jit.h"
 #include "progs/prog.h"
+#include "bench.h"
 
 #define MAX_RUNS 31
 
@@ -1038,6 +1039,7 @@ int main(int argc, char **argv)
 	bool json = false;
 	unsigned int i;
 	int a;
+	bench_begin();
 
 	for (a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--json")) {

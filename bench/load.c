@@ -22,6 +22,7 @@
 #include "vm/jit.h"
 #include "progs/prog.h"
 #include "../tests/lib/load_shapes.h"
+#include "bench.h"
 
 enum pass { P_VALIDATE, P_CTX, P_BOUNDS, P_INTERP, P_JIT, P__MAX };
 
@@ -103,6 +104,7 @@ int main(int argc, char **argv)
 	uint32_t n = 1000000;
 	bool any = false, want[LS__MAX] = { 0 };
 	int runs = 3, i, s, p;
+	bench_begin();
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--insns") && i + 1 < argc) {

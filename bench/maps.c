@@ -41,6 +41,7 @@
 #include <headroom/test_run.h>
 
 #include "../tests/lib/harness.h"
+#include "bench.h"
 
 /* As in progs/bmap_*.bpf.c. */
 #define BMAP_OPS 64
@@ -443,6 +444,7 @@ int main(int argc, char **argv)
 	unsigned int o, t, w, n = 0;
 	bool json = false, kernel;
 	int i;
+	bench_begin();
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
