@@ -140,6 +140,10 @@ int hr_worker_poll_once(struct hr_worker *w);
 /* Runs the device's XDP program on @xdp (received on napi's device and
  * queue) and acts on the verdict. Owns the frame from here on. */
 void hr_xdp_rx(struct hr_napi *napi, struct hr_xdp_buff *xdp);
+/* The same for @n buffs received together (one poll's batch): counted,
+ * run and acted on in order, each as hr_xdp_rx would. */
+void hr_xdp_rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp,
+		    unsigned int n);
 
 /* Runs XDP program @prog on @xdp on worker @w; the verdict (r0), with
  * aborts counted by the caller as exceptions. */

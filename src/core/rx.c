@@ -12,27 +12,69 @@
 #include "vm/engine.h"
 #include "progs/prog.h"
 
+/*
+ * One program's runs on one worker's hr_run: prepared in full
+ * (hr_prog_run_init) for the first packet, and for later packets only
+ * what every run needs afresh, as long as the last run left the run as
+ * a clean one does. Safe because run_reusable() names every field a run
+ * changes beyond those: an abort, an unwind, a tail call (which moves
+ * vm, regions and maps to the target's), a lock or ring record still
+ * held, a depth not back at 0; and another program using the same
+ * hr_run in between (tc after XDP_PASS, a devmap program at a full
+ * bulk's flush) sets its own ctx and priv.
+ */
+struct rx_runner {
+	struct hr_worker *w;
+	struct hr_prog *prog;
+	struct hr_xdp_ctx c;
+	/* The run was prepared by this runner (a runner at the same stack
+	 * address in an earlier call looks the same to the run). */
+	bool ready;
+};
+
+static bool run_reusable(const struct rx_runner *r, const struct hr_run *run)
+{
+	return r->ready && run->vm == &r->prog->vm && run->priv == &r->c &&
+	       run->ctx == &r->c.md &&
+	       !(run->abort | run->unwind | run->tail_call_cnt | run->depth |
+		 run->nheld) &&
+	       !run->tail_call && !run->lock;
+}
+
+static uint32_t runner_run(struct rx_runner *r, struct hr_xdp_buff *xdp)
+{
+	struct hr_run *run = r->w->run;
+	struct hr_xdp_ctx *c = &r->c;
+
+	if (!run_reusable(r, run)) {
+		hr_prog_run_init(r->prog, run, &c->md);
+		run->priv = c;
+		run->cpu = r->w->id;
+		c->ri = &r->w->ri;
+		r->ready = true;
+	}
+	c->xdp = xdp;
+	c->md.ingress_ifindex = xdp->rxq ? xdp->rxq->ifindex : 0;
+	c->md.rx_queue_index = xdp->rxq ? xdp->rxq->queue_index : 0;
+	c->md.egress_ifindex = xdp->egress_ifindex;
+	c->redirect_ifindex = 0;
+	c->redirect_flags = 0;
+	c->redirect_map = NULL;
+	c->redirect_key = 0;
+	run->budget = HR_DEFAULT_BUDGET;
+	run->pc = 0;
+	hr_xdp_ctx_sync(c, run);
+	hr_xdp_ctx_hints(c, run);
+	return (uint32_t)hr_engine_run_ctx((enum hr_engine)r->w->dp->engine,
+					   run);
+}
+
 uint32_t hr_xdp_run_prog(struct hr_worker *w, struct hr_prog *prog,
 			 struct hr_xdp_buff *xdp)
 {
-	struct hr_run *run = w->run;
-	struct hr_xdp_ctx c;
+	struct rx_runner r = { .w = w, .prog = prog };
 
-	c.xdp = xdp;
-	c.md.ingress_ifindex = xdp->rxq ? xdp->rxq->ifindex : 0;
-	c.md.rx_queue_index = xdp->rxq ? xdp->rxq->queue_index : 0;
-	c.md.egress_ifindex = xdp->egress_ifindex;
-	c.redirect_ifindex = 0;
-	c.redirect_flags = 0;
-	c.redirect_map = NULL;
-	c.redirect_key = 0;
-	c.ri = &w->ri;
-	hr_prog_run_init(prog, run, &c.md);
-	run->priv = &c;
-	run->cpu = w->id;
-	hr_xdp_ctx_sync(&c, run);
-	hr_xdp_ctx_hints(&c, run);
-	return (uint32_t)hr_engine_run_ctx((enum hr_engine)w->dp->engine, run);
+	return runner_run(&r, xdp);
 }
 
 static void count_drop(struct hr_dev_stats *st, enum hr_drop_reason why)
@@ -82,51 +124,19 @@ static void rx_pass(struct hr_worker *w, struct hr_napi *napi,
 	hr_skb_receive(w, &skb);
 }
 
-void hr_xdp_rx(struct hr_napi *napi, struct hr_xdp_buff *xdp)
+static void rx_act(struct hr_worker *w, struct hr_napi *napi,
+		   struct hr_dev_stats *st, struct hr_xdp_buff *xdp,
+		   uint32_t act)
 {
-	struct hr_worker *w = napi->worker;
-	struct hr_dev *dev = napi->dev;
-	struct hr_dev_stats *st = &dev->stats[w->id];
-	struct hr_queue_stats *qs =
-		&dev->qstats[napi->queue % HR_DEV_MAX_QUEUES][w->id];
-	uint32_t len = hr_xdp_buff_len(xdp);
-	struct hr_prog *prog;
-	uint32_t act;
-
-	hr_stat_add(&st->rx_packets, 1);
-	hr_stat_add(&st->rx_bytes, len);
-	hr_stat_add(&qs->rx_packets, 1);
-	hr_stat_add(&qs->rx_bytes, len);
-	if (hr_unlikely(hr_trace_on))
-		hr_trace_rx(w, dev, napi->queue, xdp);
-	/*
-	 * Inside the worker's epoch (odd while polling): the program read
-	 * here stays alive until this poll ends, as under rcu_read_lock.
-	 * Sequentially consistent, to pair with the exchange and the epoch
-	 * reads of hr_dp_synchronize (cheap: a plain load on x86).
-	 */
-	prog = atomic_load(&dev->xdp_prog);
-	if (!prog) {
-		rx_pass(w, napi, xdp);
-		return;
-	}
-	act = hr_xdp_run_prog(w, prog, xdp);
-	if (act > XDP_REDIRECT) {
-		/* bpf_warn_invalid_xdp_action, then as XDP_ABORTED. */
-		act = XDP_ABORTED;
-	}
-	if (hr_unlikely(hr_trace_on))
-		hr_trace_xdp(w, dev, prog, xdp, act, HR_TRACE_XDP);
-	hr_stat_add(&st->xdp[act], 1);
 	switch (act) {
 	case XDP_PASS:
 		rx_pass(w, napi, xdp);
 		break;
 	case XDP_TX:
-		rx_tx(w, dev, st, xdp);
+		rx_tx(w, napi->dev, st, xdp);
 		break;
 	case XDP_REDIRECT:
-		rx_redirect(w, dev, st, xdp);
+		rx_redirect(w, napi->dev, st, xdp);
 		break;
 	case XDP_ABORTED:
 		/* trace_xdp_exception */
@@ -137,4 +147,73 @@ void hr_xdp_rx(struct hr_napi *napi, struct hr_xdp_buff *xdp)
 		hr_xdp_return_buff(xdp);
 		break;
 	}
+}
+
+/*
+ * The counters of a batch, added once for it: each is this worker's own
+ * (read by others only as a sum, hr_dev_get_counters), so nothing is
+ * lost by adding later within the poll.
+ */
+static void rx_count(struct hr_napi *napi, struct hr_dev_stats *st,
+		     uint64_t pkts, uint64_t bytes)
+{
+	struct hr_worker *w = napi->worker;
+	struct hr_queue_stats *qs =
+		&napi->dev->qstats[napi->queue % HR_DEV_MAX_QUEUES][w->id];
+
+	hr_stat_add(&st->rx_packets, pkts);
+	hr_stat_add(&st->rx_bytes, bytes);
+	hr_stat_add(&qs->rx_packets, pkts);
+	hr_stat_add(&qs->rx_bytes, bytes);
+}
+
+void hr_xdp_rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp,
+		    unsigned int n)
+{
+	struct hr_worker *w = napi->worker;
+	struct hr_dev *dev = napi->dev;
+	struct hr_dev_stats *st = &dev->stats[w->id];
+	uint64_t acts[XDP_REDIRECT + 1] = { 0 }, bytes = 0;
+	struct rx_runner r = { .w = w };
+	unsigned int i;
+	uint32_t act;
+
+	for (i = 0; i < n; i++)
+		bytes += hr_xdp_buff_len(&xdp[i]);
+	rx_count(napi, st, n, bytes);
+	/*
+	 * Inside the worker's epoch (odd while polling): the program read
+	 * here stays alive until this poll ends, as under rcu_read_lock,
+	 * so one read serves the batch (a driver's NAPI poll reads
+	 * rq->xdp_prog once too). Sequentially consistent, to pair with
+	 * the exchange and the epoch reads of hr_dp_synchronize (cheap: a
+	 * plain load on x86).
+	 */
+	r.prog = atomic_load(&dev->xdp_prog);
+	for (i = 0; i < n; i++) {
+		if (hr_unlikely(hr_trace_on))
+			hr_trace_rx(w, dev, napi->queue, &xdp[i]);
+		if (!r.prog) {
+			rx_pass(w, napi, &xdp[i]);
+			continue;
+		}
+		act = runner_run(&r, &xdp[i]);
+		if (act > XDP_REDIRECT) {
+			/* bpf_warn_invalid_xdp_action, then as XDP_ABORTED. */
+			act = XDP_ABORTED;
+		}
+		if (hr_unlikely(hr_trace_on))
+			hr_trace_xdp(w, dev, r.prog, &xdp[i], act,
+				     HR_TRACE_XDP);
+		acts[act]++;
+		rx_act(w, napi, st, &xdp[i], act);
+	}
+	for (act = 0; act <= XDP_REDIRECT; act++)
+		if (acts[act])
+			hr_stat_add(&st->xdp[act], acts[act]);
+}
+
+void hr_xdp_rx(struct hr_napi *napi, struct hr_xdp_buff *xdp)
+{
+	hr_xdp_rx_bulk(napi, xdp, 1);
 }

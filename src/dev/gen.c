@@ -122,6 +122,7 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 {
 	struct gen_priv *p = dev->priv;
 	struct gen_queue *q = &p->q[napi->queue];
+	struct hr_xdp_buff xdp[HR_NAPI_BUDGET];
 	void *frames[HR_NAPI_BUDGET];
 	uint64_t now, ts;
 	uint32_t n, i;
@@ -148,21 +149,25 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 	for (i = 0; i < n; i++) {
 		const struct gen_flow *f = &p->flows[q->flows[q->next]];
 		struct hr_rx_hints *d = &q->desc[i];
-		struct hr_xdp_buff xdp;
 
 		if (++q->next == q->nflows)
 			q->next = 0;
 		d->timestamp = ts;
 		d->hash = f->hash;
 		d->hash_type = f->rss_type;
-		hr_xdp_init_buff(&xdp, HR_FRAME_SIZE, &dev->rxq[napi->queue]);
-		hr_xdp_prepare_buff(&xdp, frames[i], HR_XDP_PACKET_HEADROOM,
+		hr_xdp_init_buff(&xdp[i], HR_FRAME_SIZE,
+				 &dev->rxq[napi->queue]);
+		hr_xdp_prepare_buff(&xdp[i], frames[i], HR_XDP_PACKET_HEADROOM,
 				    p->len, dev->meta_supported);
-		xdp.hints = d;
-		gen_fill(p, f, xdp.data);
-		hr_xdp_rx(napi, &xdp);
+		xdp[i].hints = d;
+		gen_fill(p, f, xdp[i].data);
 	}
-	atomic_fetch_add_explicit(&q->sent, n, memory_order_relaxed);
+	hr_xdp_rx_bulk(napi, xdp, n);
+	/* Only this queue's worker writes it: a plain add, read as a sum. */
+	atomic_store_explicit(
+		&q->sent,
+		atomic_load_explicit(&q->sent, memory_order_relaxed) + n,
+		memory_order_relaxed);
 	return (int)n;
 }
 

@@ -104,6 +104,7 @@ static int veth_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 {
 	struct veth_priv *p = dev->priv;
 	struct hr_ring *ring = p->ring[napi->queue];
+	struct hr_xdp_buff xdp[VETH_XDP_BATCH];
 	void *frames[VETH_XDP_BATCH];
 	unsigned int k, i;
 	int done = 0;
@@ -115,15 +116,26 @@ static int veth_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 		k = hr_ring_consume_bulk(ring, frames, k);
 		if (!k)
 			break;
+		/*
+		 * The frames were written on the peer's worker: ask for
+		 * every header line of the batch at once, so their misses
+		 * overlap instead of coming one per frame, and for the
+		 * packet's first line, where a frame's data usually starts
+		 * (a hint only: an address off the mark costs nothing).
+		 */
 		for (i = 0; i < k; i++) {
-			struct hr_xdp_buff xdp;
-
-			hr_xdp_frame_to_buff(frames[i], &xdp);
-			xdp.rxq = &dev->rxq[napi->queue];
-			xdp.egress_ifindex = 0;
-			xdp.hints = &veth_no_hints;
-			hr_xdp_rx(napi, &xdp);
+			__builtin_prefetch(frames[i], 0);
+			__builtin_prefetch((uint8_t *)frames[i] +
+						   HR_XDP_PACKET_HEADROOM,
+					   1);
 		}
+		for (i = 0; i < k; i++) {
+			hr_xdp_frame_to_buff(frames[i], &xdp[i]);
+			xdp[i].rxq = &dev->rxq[napi->queue];
+			xdp[i].egress_ifindex = 0;
+			xdp[i].hints = &veth_no_hints;
+		}
+		hr_xdp_rx_bulk(napi, xdp, k);
 		done += (int)k;
 	}
 	return done;
