@@ -28,8 +28,11 @@
  * Each figure is the median of --runs runs (default 5) with min and max;
  * the ratio is headroom / kernel of each run, its median, min and max.
  *
+ * --breakdown: instead, ns a packet for each stage of the drop and the
+ * redirect pipelines, measured by leaving stages out (see breakdown()).
+ *
  * usage: bench/datapath [--count N] [--runs N] [--engine interp|jit]
- *        [--only NAME[,NAME]] [--json]
+ *        [--only NAME[,NAME]] [--breakdown] [--json]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -74,6 +77,8 @@ struct pipeline {
 };
 
 static enum hr_engine engine = HR_ENGINE_DEFAULT;
+/* --breakdown: the stages the next datapath leaves out. */
+static unsigned int bd_skip;
 static uint64_t count = 2000000;
 static bool kernel;
 
@@ -134,6 +139,8 @@ static struct hr_datapath *new_dp(void)
 
 	if (hr_dp_create(&o, &dp))
 		die("cannot create the datapath");
+	dp->bench_skip = bd_skip;
+	dp->bench_verdict = XDP_DROP;
 	return dp;
 }
 
@@ -203,11 +210,11 @@ static double run_timed(struct hr_datapath *dp, struct hr_dev *gen,
 	c1 = thread_cpu_s(dp->workers[0]->thread);
 	t = now_s() - t0;
 	hr_dp_stop(dp);
+	/* The generator's own count: a breakdown run may count nothing. */
 	if (busy)
 		*busy = (c1 - c0) * 1e9 /
-			(double)(counters(gen).rx_packets ?
-					 counters(gen).rx_packets :
-					 1);
+			(double)(hr_dev_gen_sent(gen) ? hr_dev_gen_sent(gen) :
+							1);
 	return t;
 }
 
@@ -763,6 +770,100 @@ static void print_text(const struct pipeline *p)
 	printf("  %s\n", p->k ? p->k_note : p->k_note);
 }
 
+/* ---- --breakdown ------------------------------------------------------ */
+
+/*
+ * The cost of each stage, ns a packet on the RX worker's CPU: the drop
+ * pipeline run whole and then with stages left out one more at a time
+ * (each difference is the stage left out), and the redirect pipeline
+ * (into a veth pair whose far end drops) with and without the flush's
+ * hand-off to the peer.
+ */
+#define BD_S HR_BENCH_SKIP_STATS
+#define BD_P (BD_S | HR_BENCH_SKIP_PROG)
+#define BD_C (BD_P | HR_BENCH_SKIP_CTX)
+#define BD_F (BD_C | HR_BENCH_SKIP_FILL)
+#define BD_R (BD_F | HR_BENCH_SKIP_RX)
+
+static const struct bd_cfg {
+	bool redirect;
+	unsigned int skip;
+} bd_cfgs[] = {
+	{ false, 0 },	 { false, BD_S },
+	{ false, BD_P }, { false, BD_C },
+	{ false, BD_F }, { false, BD_R },
+	{ true, 0 },	 { true, HR_BENCH_SKIP_XMIT },
+};
+#define BD_N (sizeof(bd_cfgs) / sizeof(bd_cfgs[0]))
+
+static const struct bd_row {
+	const char *stage;
+	int a, b; /* cost = ns[a] - ns[b] (b < 0: ns[a]) */
+} bd_rows[] = {
+	{ "device RX: poll loop, frame pool, recycle in bulk", 5, -1 },
+	{ "device RX: headers written", 4, 5 },
+	{ "verdict dispatch, frame recycled", 3, 4 },
+	{ "context set-up", 2, 3 },
+	{ "program (JIT)", 1, 2 },
+	{ "statistics", 0, 1 },
+	{ "drop pipeline, total", 0, -1 },
+	{ "redirect: helper, buff to frame, bulk enqueue", 7, 0 },
+	{ "flush: xmit into the veth peer's ring", 6, 7 },
+	{ "redirect pipeline, total", 6, -1 },
+};
+
+static void breakdown(int runs, bool json, double k_ns)
+{
+	static double ns[BD_N][MAX_RUNS];
+	struct pipeline p = { .name = "breakdown", .flows = 1 };
+	double med[BD_N], mpps;
+	struct json_object *o = NULL, *stages = NULL;
+	unsigned int i;
+	int r;
+
+	for (r = 0; r < runs; r++)
+		for (i = 0; i < BD_N; i++) {
+			bd_skip = bd_cfgs[i].skip;
+			if (bd_cfgs[i].redirect)
+				hr_veth_drop(&p, &mpps, &ns[i][r]);
+			else
+				hr_drop(&p, &mpps, &ns[i][r]);
+		}
+	bd_skip = 0;
+	for (i = 0; i < BD_N; i++)
+		med[i] = stat_of(ns[i], runs).med;
+	if (json) {
+		o = json_object_new_object();
+		stages = json_object_new_object();
+		json_object_object_add(o, "breakdown_ns", stages);
+		json_object_object_add(o, "runs", json_object_new_int(runs));
+		json_object_object_add(o, "kernel_drop_ns",
+				       k_ns > 0 ? json_object_new_double(k_ns) :
+						  NULL);
+	} else {
+		printf("breakdown: ns a packet on the RX worker's CPU, "
+		       "medians of %d runs of %llu packets\n",
+		       runs, (unsigned long long)count);
+	}
+	for (i = 0; i < sizeof(bd_rows) / sizeof(bd_rows[0]); i++) {
+		const struct bd_row *row = &bd_rows[i];
+		double v = med[row->a] - (row->b >= 0 ? med[row->b] : 0);
+
+		if (json)
+			json_object_object_add(stages, row->stage,
+					       json_object_new_double(v));
+		else
+			printf("  %-50s %7.2f\n", row->stage, v);
+	}
+	if (json) {
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+	} else if (k_ns > 0) {
+		printf("  %-50s %7.2f\n",
+		       "kernel: live-frames drop (same run), a packet", k_ns);
+	}
+}
+
 static bool wanted(const char *only, const char *name)
 {
 	char buf[512], *t, *save = NULL;
@@ -780,7 +881,7 @@ static bool wanted(const char *only, const char *name)
 int main(int argc, char **argv)
 {
 	const char *only = NULL;
-	bool json = false;
+	bool json = false, do_breakdown = false;
 	char why[256], *end;
 	int i, runs = 5, r;
 	size_t j;
@@ -797,6 +898,8 @@ int main(int argc, char **argv)
 			runs = (int)strtol(argv[++i], &end, 0);
 			if (*end || runs < 1 || runs > MAX_RUNS)
 				die("--runs: 1 .. 31");
+		} else if (!strcmp(argv[i], "--breakdown")) {
+			do_breakdown = true;
 		} else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
 			only = argv[++i];
 		} else if (!strcmp(argv[i], "--engine") && i + 1 < argc) {
@@ -806,13 +909,22 @@ int main(int argc, char **argv)
 		} else {
 			fprintf(stderr,
 				"usage: %s [--count N] [--runs N] [--engine "
-				"interp|jit] [--only NAME[,NAME*]] [--json]\n",
+				"interp|jit] [--only NAME[,NAME*]] [--breakdown] "
+				"[--json]\n",
 				argv[0]);
 			return 2;
 		}
 	}
 	kernel = t_have_kernel(why, sizeof(why));
 	libbpf_set_print(NULL);
+	if (do_breakdown) {
+		double k[MAX_RUNS];
+
+		for (r = 0; kernel && r < runs; r++)
+			k[r] = 1e3 / k_drop(&pipes[0]);
+		breakdown(runs, json, kernel ? stat_of(k, runs).med : 0);
+		return 0;
+	}
 	/* Runs interleaved: run r of every pipeline, then run r + 1, so a
 	 * busy spell of the machine falls on all of them alike. */
 	for (r = 0; r < runs; r++)

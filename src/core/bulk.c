@@ -100,6 +100,12 @@ static void bulk_xmit(struct hr_worker *w, struct hr_bulk *bq,
 
 	if (!n)
 		return;
+	if (hr_unlikely(w->dp->bench_skip & HR_BENCH_SKIP_XMIT)) {
+		for (i = 0; i < n; i++)
+			hr_xdp_return_frame(bq->q[i]);
+		bq->count = 0;
+		return;
+	}
 	if (bq->egress_prog)
 		n = egress_run(w, bq, n);
 	/* Lengths before the hand-off: a frame xdp_xmit took may already be

@@ -122,7 +122,20 @@ struct hr_datapath {
 	struct hr_map *watch[8];
 	unsigned int nwatch;
 	void *stats_prev; /* the previous report, for rates */
+	/* bench/datapath --breakdown only: the HR_BENCH_SKIP_* stages left
+	 * out of every poll, and the verdict standing in for a program left
+	 * out. 0 everywhere else; read once a batch. */
+	unsigned int bench_skip;
+	uint32_t bench_verdict;
 };
+
+/* Stages a breakdown run leaves out (struct hr_datapath's bench_skip). */
+#define HR_BENCH_SKIP_STATS 0x1 /* the receive counters */
+#define HR_BENCH_SKIP_PROG 0x2 /* the program: bench_verdict instead */
+#define HR_BENCH_SKIP_CTX 0x4 /* with PROG: the run's set-up too */
+#define HR_BENCH_SKIP_RX 0x8 /* the generator recycles its batch at once */
+#define HR_BENCH_SKIP_FILL 0x10 /* the generator writes no headers */
+#define HR_BENCH_SKIP_XMIT 0x20 /* a flush frees frames, sends none */
 
 /* Worker threads (worker.c): 0 or -errno / stops and joins. */
 int hr_worker_start(struct hr_worker *w);

@@ -41,7 +41,8 @@ static bool run_reusable(const struct rx_runner *r, const struct hr_run *run)
 	       !run->tail_call && !run->lock;
 }
 
-static uint32_t runner_run(struct rx_runner *r, struct hr_xdp_buff *xdp)
+static struct hr_run *runner_prepare(struct rx_runner *r,
+				     struct hr_xdp_buff *xdp)
 {
 	struct hr_run *run = r->w->run;
 	struct hr_xdp_ctx *c = &r->c;
@@ -65,8 +66,23 @@ static uint32_t runner_run(struct rx_runner *r, struct hr_xdp_buff *xdp)
 	run->pc = 0;
 	hr_xdp_ctx_sync(c, run);
 	hr_xdp_ctx_hints(c, run);
+	return run;
+}
+
+static uint32_t runner_run(struct rx_runner *r, struct hr_xdp_buff *xdp)
+{
+	struct hr_run *run = runner_prepare(r, xdp);
+
 	return (uint32_t)hr_engine_run_ctx((enum hr_engine)r->w->dp->engine,
 					   run);
+}
+
+/* A breakdown run's stand-in for runner_run: the set-up, no program. */
+static uint32_t runner_skip(struct rx_runner *r, struct hr_xdp_buff *xdp)
+{
+	/* Its stores are to the worker's run, so they stay. */
+	runner_prepare(r, xdp);
+	return r->w->dp->bench_verdict;
 }
 
 uint32_t hr_xdp_run_prog(struct hr_worker *w, struct hr_prog *prog,
@@ -167,8 +183,14 @@ static void rx_count(struct hr_napi *napi, struct hr_dev_stats *st,
 	hr_stat_add(&qs->rx_bytes, bytes);
 }
 
-void hr_xdp_rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp,
-		    unsigned int n)
+/*
+ * The batch loop, inlined twice: with @skip a constant 0 (every batch
+ * but a breakdown run's, the checks compiled out) and with the bench's
+ * stages to leave out.
+ */
+static __attribute__((always_inline)) inline void
+rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
+	unsigned int skip)
 {
 	struct hr_worker *w = napi->worker;
 	struct hr_dev *dev = napi->dev;
@@ -178,9 +200,11 @@ void hr_xdp_rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp,
 	unsigned int i;
 	uint32_t act;
 
-	for (i = 0; i < n; i++)
-		bytes += hr_xdp_buff_len(&xdp[i]);
-	rx_count(napi, st, n, bytes);
+	if (!(skip & HR_BENCH_SKIP_STATS)) {
+		for (i = 0; i < n; i++)
+			bytes += hr_xdp_buff_len(&xdp[i]);
+		rx_count(napi, st, n, bytes);
+	}
 	/*
 	 * Inside the worker's epoch (odd while polling): the program read
 	 * here stays alive until this poll ends, as under rcu_read_lock,
@@ -197,7 +221,12 @@ void hr_xdp_rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp,
 			rx_pass(w, napi, &xdp[i]);
 			continue;
 		}
-		act = runner_run(&r, &xdp[i]);
+		if (skip & HR_BENCH_SKIP_CTX)
+			act = w->dp->bench_verdict;
+		else if (skip & HR_BENCH_SKIP_PROG)
+			act = runner_skip(&r, &xdp[i]);
+		else
+			act = runner_run(&r, &xdp[i]);
 		if (act > XDP_REDIRECT) {
 			/* bpf_warn_invalid_xdp_action, then as XDP_ABORTED. */
 			act = XDP_ABORTED;
@@ -208,9 +237,22 @@ void hr_xdp_rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp,
 		acts[act]++;
 		rx_act(w, napi, st, &xdp[i], act);
 	}
+	if (skip & HR_BENCH_SKIP_STATS)
+		return;
 	for (act = 0; act <= XDP_REDIRECT; act++)
 		if (acts[act])
 			hr_stat_add(&st->xdp[act], acts[act]);
+}
+
+void hr_xdp_rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp,
+		    unsigned int n)
+{
+	unsigned int skip = napi->worker->dp->bench_skip;
+
+	if (hr_unlikely(skip))
+		rx_bulk(napi, xdp, n, skip);
+	else
+		rx_bulk(napi, xdp, n, 0);
 }
 
 void hr_xdp_rx(struct hr_napi *napi, struct hr_xdp_buff *xdp)

@@ -118,12 +118,22 @@ static void gen_fill(struct gen_priv *p, const struct gen_flow *f,
 	memcpy(data + f->hdr_len, p->payload, p->len - f->hdr_len);
 }
 
+/* Only the queue's worker writes it: a plain add, read as a sum. */
+static void gen_sent(struct gen_queue *q, uint32_t n)
+{
+	atomic_store_explicit(
+		&q->sent,
+		atomic_load_explicit(&q->sent, memory_order_relaxed) + n,
+		memory_order_relaxed);
+}
+
 static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 {
 	struct gen_priv *p = dev->priv;
 	struct gen_queue *q = &p->q[napi->queue];
 	struct hr_xdp_buff xdp[HR_NAPI_BUDGET];
 	void *frames[HR_NAPI_BUDGET];
+	unsigned int skip;
 	uint64_t now, ts;
 	uint32_t n, i;
 
@@ -145,6 +155,12 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 	n = hr_pool_get_bulk(dev->pool, frames, n);
 	if (!n)
 		return 0;
+	skip = napi->worker->dp->bench_skip;
+	if (__builtin_expect(skip & HR_BENCH_SKIP_RX, 0)) {
+		hr_pool_put_bulk(dev->pool, frames, n);
+		gen_sent(q, n);
+		return (int)n;
+	}
 	ts = clock_ns(CLOCK_REALTIME);
 	for (i = 0; i < n; i++) {
 		const struct gen_flow *f = &p->flows[q->flows[q->next]];
@@ -160,14 +176,11 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 		hr_xdp_prepare_buff(&xdp[i], frames[i], HR_XDP_PACKET_HEADROOM,
 				    p->len, dev->meta_supported);
 		xdp[i].hints = d;
-		gen_fill(p, f, xdp[i].data);
+		if (!(skip & HR_BENCH_SKIP_FILL))
+			gen_fill(p, f, xdp[i].data);
 	}
 	hr_xdp_rx_bulk(napi, xdp, n);
-	/* Only this queue's worker writes it: a plain add, read as a sum. */
-	atomic_store_explicit(
-		&q->sent,
-		atomic_load_explicit(&q->sent, memory_order_relaxed) + n,
-		memory_order_relaxed);
+	gen_sent(q, n);
 	return (int)n;
 }
 
