@@ -31,21 +31,6 @@ static const struct {
 	{ NULL, NULL }, /* none at the moment */
 };
 
-/* Objects whose answer is the calling process's own: the kernel runs them
- * here, headroom in the CLI's process. Compared elsewhere, in one
- * process. */
-static const struct {
-	const char *obj;
-	const char *why;
-} per_process[] = {
-	{ "helper_task.o", "bpf_get_current_pid_tgid answers for the caller: "
-			   "tests/maps/test_map_types_kernel.c compares it "
-			   "with the kernel from one process" },
-	{ "kernel_differs.o", "random by design, for headroom test --kernel's "
-			      "own test (tests/cli/test_kernel_cli.sh)" },
-	{ NULL, NULL },
-};
-
 /*
  * Where headroom and the kernel part by design, recognised by what the
  * kernel's loader says: headroom runs these.
@@ -95,18 +80,6 @@ static const struct {
 	  "them); tests/helpers/test_skb_meta_dynptr.c checks that the run ends" },
 };
 
-/* Objects the kernel loads that headroom refuses by design (none since
- * the task helpers joined the base set); NULL ends the list. */
-static const struct {
-	const char *obj;
-	const char *why;
-} refused_by_design[] = {
-	{ "helper_curtask.o", "bpf_get_current_task hands out a kernel "
-			      "task_struct headroom does not have; the load "
-			      "fails naming the helper" },
-	{ NULL, NULL },
-};
-
 static char klog[1 << 16];
 static size_t klog_len;
 
@@ -132,13 +105,16 @@ struct pkt {
 
 static char bin[4096];
 
+/* Objects the kernel and headroom cannot agree on across two processes
+ * (random ones, per-process answers; tests/lib/harness.c's list) are
+ * compared elsewhere, in one process. */
 static const char *not_yet_reason(const char *obj)
 {
+	const char *why;
 	size_t i;
 
-	for (i = 0; per_process[i].obj; i++)
-		if (!strcmp(per_process[i].obj, obj))
-			return per_process[i].why;
+	if (t_prog_by_design(obj, T_RANDOM | T_PER_PROCESS, &why))
+		return why;
 
 	for (i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++)
 		if (not_yet[i].obj && !strcmp(not_yet[i].obj, obj))
@@ -154,16 +130,6 @@ static const char *by_design_reason(void)
 	for (i = 0; i < sizeof(by_design) / sizeof(by_design[0]); i++)
 		if (strstr(klog, by_design[i].log))
 			return by_design[i].why;
-	return NULL;
-}
-
-static const char *refused_reason(const char *obj)
-{
-	size_t i;
-
-	for (i = 0; refused_by_design[i].obj; i++)
-		if (!strcmp(refused_by_design[i].obj, obj))
-			return refused_by_design[i].why;
 	return NULL;
 }
 
@@ -451,8 +417,8 @@ static void compare_object(const char *dir, const char *name,
 		bpf_object__close(kobj);
 		return;
 	}
-	why = refused_reason(name);
-	if (why) {
+	/* What the kernel loads and headroom refuses by design. */
+	if (t_prog_by_design(name, T_REFUSED, &why)) {
 		snprintf(
 			cmd, sizeof(cmd), "%s test %s --hex %s 2>/dev/null",
 			bin, path,

@@ -128,3 +128,37 @@ void t_hex(const void *buf, size_t len, char *out)
 	}
 	out[2 * len] = '\0';
 }
+
+static const struct {
+	const char *obj;
+	enum t_by_design what;
+	const char *why;
+} by_design[] = {
+	{ "kernel_differs.o", T_RANDOM,
+	  "random by design, for headroom test --kernel's own test "
+	  "(tests/cli/test_kernel_cli.sh)" },
+	{ "helper_task.o", T_PER_PROCESS,
+	  "bpf_get_current_pid_tgid answers for the caller: "
+	  "tests/maps/test_map_types_kernel.c compares it with the kernel "
+	  "from one process" },
+	{ "helper_curtask.o", T_REFUSED,
+	  "bpf_get_current_task hands out a kernel task_struct headroom "
+	  "does not have; the load fails naming the helper" },
+};
+
+bool t_prog_by_design(const char *name, unsigned int what, const char **why)
+{
+	const char *base = strrchr(name, '/');
+	size_t i;
+
+	base = base ? base + 1 : name;
+	for (i = 0; i < sizeof(by_design) / sizeof(by_design[0]); i++) {
+		if (!(by_design[i].what & what) ||
+		    strcmp(by_design[i].obj, base))
+			continue;
+		if (why)
+			*why = by_design[i].why;
+		return true;
+	}
+	return false;
+}

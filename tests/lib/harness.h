@@ -50,4 +50,27 @@ void t_prog_path(const char *name, char *path, size_t sz);
 /* Lowercase hex of @len bytes into @out (2 * len + 1 bytes). */
 void t_hex(const void *buf, size_t len, char *out);
 
+/*
+ * Objects under t_progs_dir() that cannot agree with the kernel, or with
+ * another run, on purpose: one list for every test that walks the
+ * directory (test_cli, test_corpus, test_jit), so that they leave out the
+ * same objects for the same reasons.
+ */
+enum t_by_design {
+	/* Random on purpose: no two runs agree, whatever runs them. */
+	T_RANDOM = 1 << 0,
+	/* The answer is the calling process's own (its pid, its task):
+	 * comparable only from one process. */
+	T_PER_PROCESS = 1 << 1,
+	/* The kernel loads it, headroom refuses it by design. */
+	T_REFUSED = 1 << 2,
+};
+
+/*
+ * Whether object @name (a path or a bare file name; only the file name
+ * counts) is one of @what (a mask of enum t_by_design); when it is and
+ * @why is not NULL, *@why is the reason.
+ */
+bool t_prog_by_design(const char *name, unsigned int what, const char **why);
+
 #endif /* HR_TESTS_HARNESS_H */

@@ -42,23 +42,6 @@ struct tally {
 	unsigned int headroom_refused, host_refused, by_design;
 };
 
-/* headroom's own objects it refuses on purpose (tests/cli/test_cli.c's
- * refused_by_design says why); a public corpus has none of these names. */
-static bool refused_by_design(const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	return !strcmp(base ? base + 1 : path, "helper_curtask.o");
-}
-
-/* Random by design, for headroom test --kernel's own test. */
-static bool differs_by_design(const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	return !strcmp(base ? base + 1 : path, "kernel_differs.o");
-}
-
 static bool tc_type(enum bpf_prog_type t)
 {
 	return t == BPF_PROG_TYPE_SCHED_CLS || t == BPF_PROG_TYPE_SCHED_ACT;
@@ -117,7 +100,9 @@ static void run_obj(const char *path, struct tally *t)
 	bool any = false;
 
 	t->objs++;
-	if (differs_by_design(path)) {
+	/* Random on purpose (tests/lib/harness.c's list); a public corpus
+	 * has none of these names. */
+	if (t_prog_by_design(path, T_RANDOM, NULL)) {
 		t->by_design++;
 		return;
 	}
@@ -151,7 +136,7 @@ static void run_obj(const char *path, struct tally *t)
 		goto out;
 	}
 	if (!oracle_headroom_object(o, path)) {
-		if (refused_by_design(path)) {
+		if (t_prog_by_design(path, T_REFUSED, NULL)) {
 			t->by_design++;
 			goto out;
 		}
