@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include <json-c/json.h>
 
@@ -101,20 +100,6 @@ static void check_expected(const char *path, const char *name,
 static bool have_kernel;
 static unsigned int n_progs, n_kernel, n_reason_same;
 
-static int run_cmd(const char *cmd, char *out, size_t outsz)
-{
-	FILE *p = popen(cmd, "r");
-	size_t n;
-	int st;
-
-	if (!p)
-		return -1;
-	n = fread(out, 1, outsz - 1, p);
-	out[n] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static void check_prog(const char *path, const char *name)
 {
 	struct hr_object_open_opts oo = { .sz = sizeof(oo) };
@@ -186,7 +171,7 @@ static void check_object(const char *file)
 	/* The CLI's JSON gives the program names; one object a line. */
 	snprintf(cmd, sizeof(cmd), "%s check --json '%s' 2>/dev/null", bin,
 		 path);
-	rc = run_cmd(cmd, out, sizeof(out));
+	rc = t_run_cmd(cmd, out, sizeof(out));
 	for (line = strtok_r(out, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		struct json_object *j = json_tokener_parse(line), *v;
@@ -227,7 +212,7 @@ static void check_progs_dir(void)
 			 "%s check --json --kernel '%s/%s' "
 			 "2>/dev/null",
 			 bin, t_progs_dir(), de->d_name);
-		run_cmd(cmd, out, sizeof(out));
+		t_run_cmd(cmd, out, sizeof(out));
 		for (line = strtok_r(out, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save)) {
 			struct json_object *j = json_tokener_parse(line);
@@ -279,22 +264,22 @@ static void check_cli(void)
 
 	snprintf(cmd, sizeof(cmd), "%s check %s/pkt_nocheck.o:ok_pkt_nocheck",
 		 bin, vdir);
-	CHECK_EQ(run_cmd(cmd, out, sizeof(out)), 0);
+	CHECK_EQ(t_run_cmd(cmd, out, sizeof(out)), 0);
 	CHECK(strstr(out, "ok_pkt_nocheck (xdp): accept") != NULL, "%s", out);
 	snprintf(cmd, sizeof(cmd), "%s check %s/pkt_nocheck.o:bad_pkt_nocheck",
 		 bin, vdir);
-	CHECK_EQ(run_cmd(cmd, out, sizeof(out)), 5);
+	CHECK_EQ(t_run_cmd(cmd, out, sizeof(out)), 5);
 	CHECK(strstr(out, "pkt_nocheck.bpf.c:8") &&
 		      strstr(out, "invalid access to packet, off=12 size=1"),
 	      "the rejection names file:line, offset and size: %s", out);
 	snprintf(cmd, sizeof(cmd), "%s check /nonexistent/x.o 2>&1", bin);
-	CHECK_EQ(run_cmd(cmd, out, sizeof(out)), 1);
+	CHECK_EQ(t_run_cmd(cmd, out, sizeof(out)), 1);
 	CHECK(strstr(out, "/nonexistent/x.o") != NULL, "%s", out);
 	snprintf(cmd, sizeof(cmd), "%s check --bogus 2>&1", bin);
-	CHECK_EQ(run_cmd(cmd, out, sizeof(out)), 2);
+	CHECK_EQ(t_run_cmd(cmd, out, sizeof(out)), 2);
 	snprintf(cmd, sizeof(cmd), "%s check %s/pkt_nocheck.o:no_such 2>&1",
 		 bin, vdir);
-	CHECK(run_cmd(cmd, out, sizeof(out)) != 0 && strstr(out, "no_such"),
+	CHECK(t_run_cmd(cmd, out, sizeof(out)) != 0 && strstr(out, "no_such"),
 	      "an unknown program is named: %s", out);
 }
 

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -131,28 +130,6 @@ static const char *by_design_reason(void)
 		if (strstr(klog, by_design[i].log))
 			return by_design[i].why;
 	return NULL;
-}
-
-/* Runs a shell command, captures stdout into @out; the exit status. */
-static int run_cmd(const char *cmd, char *out, size_t outsz)
-{
-	FILE *p = popen(cmd, "r");
-	size_t n = 0;
-	int st;
-
-	if (!p)
-		return -1;
-	if (out) {
-		n = fread(out, 1, outsz - 1, p);
-		out[n] = '\0';
-	} else {
-		char sink[4096];
-
-		while (fread(sink, 1, sizeof(sink), p) > 0)
-			;
-	}
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 /* The kernel's answer for one packet, in the CLI's JSON terms. */
@@ -300,7 +277,7 @@ static void compare_prog(const char *path, const char *obj_name,
 				      hex);
 	}
 	snprintf(cmd + n, sizeof(cmd) - n, " 2>/dev/null");
-	rc = run_cmd(cmd, out, sizeof(out));
+	rc = t_run_cmd(cmd, out, sizeof(out));
 	CHECK(rc == 0 || rc == 3, "%s: exit %d", label, rc);
 	line = strtok_r(out, "\n", &save);
 	for (i = 0; i < NPKTS; i++) {
@@ -362,7 +339,7 @@ static void compare_host_refused(const char *path, const char *name,
 	printf("note: %s: %s not compared: %s\n", name, left, t_host_note());
 	snprintf(cmd, sizeof(cmd), "%s test %s --hex %s 2>/dev/null", bin, path,
 		 "0200000000020200000000010800450000140000000040110000");
-	rc = run_cmd(cmd, NULL, 0);
+	rc = t_run_cmd(cmd, NULL, 0);
 	CHECK(rc == 0, "%s: headroom exits %d", name, rc);
 	compare_progs(path, name, kobj, pkts);
 	bpf_object__close(kobj);
@@ -404,7 +381,7 @@ static void compare_object(const char *dir, const char *name,
 			cmd, sizeof(cmd), "%s test %s --hex %s 2>/dev/null",
 			bin, path,
 			"0200000000020200000000010800450000140000000040110000");
-		rc = run_cmd(cmd, NULL, 0);
+		rc = t_run_cmd(cmd, NULL, 0);
 		if (design)
 			printf("note: %s: %s\n", name, design);
 		CHECK(rc == (design ? 0 : 1),
@@ -423,7 +400,7 @@ static void compare_object(const char *dir, const char *name,
 			cmd, sizeof(cmd), "%s test %s --hex %s 2>/dev/null",
 			bin, path,
 			"0200000000020200000000010800450000140000000040110000");
-		rc = run_cmd(cmd, NULL, 0);
+		rc = t_run_cmd(cmd, NULL, 0);
 		printf("note: %s: %s\n", name, why);
 		CHECK(rc == 1, "%s: headroom should refuse it, exits %d", name,
 		      rc);
@@ -480,7 +457,7 @@ static void expect_exit(const char *args, int want, const char *what)
 	int rc;
 
 	snprintf(cmd, sizeof(cmd), "%s %s >/dev/null 2>&1", bin, args);
-	rc = run_cmd(cmd, NULL, 0);
+	rc = t_run_cmd(cmd, NULL, 0);
 	CHECK(rc == want, "%s: '%s' exits %d, want %d", what, args, rc, want);
 }
 
@@ -525,7 +502,7 @@ static void test_map_dump(const struct pkt *pkts)
 		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " --hex %s",
 				      hex);
 	}
-	rc = run_cmd(cmd, out, sizeof(out));
+	rc = t_run_cmd(cmd, out, sizeof(out));
 	CHECK(rc == 0, "--dump-maps run exits %d", rc);
 	CHECK(strstr(out, "{\"map\":\"src_bytes\"") != NULL,
 	      "no map dump in output");
@@ -615,7 +592,7 @@ static void test_exit_codes(void)
 
 	/* --help tells of every option the command takes. */
 	snprintf(args, sizeof(args), "%s test --help", bin);
-	rc = run_cmd(args, out, sizeof(out));
+	rc = t_run_cmd(args, out, sizeof(out));
 	CHECK(rc == 0 && strstr(out, "--pcap") && strstr(out, "--hex") &&
 		      strstr(out, "--meta") && strstr(out, "--repeat") &&
 		      strstr(out, "--json") && strstr(out, "--out") &&
@@ -649,7 +626,7 @@ static void test_fib_args(void)
 		 "--neigh '10.1.0.1 lladdr 02:00:00:00:01:01 dev 2' "
 		 "--hex %s --hex %s",
 		 bin, t_progs_dir(), routed, unrouted);
-	rc = run_cmd(cmd, out, sizeof(out));
+	rc = t_run_cmd(cmd, out, sizeof(out));
 	CHECK(rc == 0, "fib run exits %d", rc);
 	/* SUCCESS, mtu_result 1500, next hop 10.1.0.1, smac and dmac. */
 	CHECK(strstr(out, "\"data\":\"00000000000000000211000000"
@@ -689,7 +666,7 @@ static void test_pcap_io(void)
 		 "00010a0000010000000000000a000002 "
 		 "--hex 0200000000020200000000010800450000000000",
 		 bin, dir, tmp);
-	rc = run_cmd(cmd, out, sizeof(out));
+	rc = t_run_cmd(cmd, out, sizeof(out));
 	CHECK(rc == 0, "demo with --out exits %d", rc);
 	for (p = out; (p = strchr(p, '\n')); p++)
 		lines++;
@@ -699,7 +676,7 @@ static void test_pcap_io(void)
 		 "%s test %s/xdp_demo.o --json --pcap "
 		 "%s/o.pcap",
 		 bin, dir, tmp);
-	rc = run_cmd(cmd, out, sizeof(out));
+	rc = t_run_cmd(cmd, out, sizeof(out));
 	lines = 0;
 	for (p = out; (p = strchr(p, '\n')); p++)
 		lines++;
@@ -712,7 +689,7 @@ static void test_pcap_io(void)
 		 "%s test %s/xdp_demo.o --json --pcap "
 		 "%s/o.pcap 2>/dev/null",
 		 bin, dir, tmp);
-	rc = run_cmd(cmd, out, sizeof(out));
+	rc = t_run_cmd(cmd, out, sizeof(out));
 	lines = 0;
 	for (p = out; (p = strchr(p, '\n')); p++)
 		lines++;

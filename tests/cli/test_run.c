@@ -29,13 +29,6 @@
 
 static char bin[4096], tmp[256];
 
-static int run_cmd(const char *cmd)
-{
-	int st = system(cmd);
-
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -203,7 +196,7 @@ static void test_pipeline(void)
 	snprintf(cmd, sizeof(cmd),
 		 "%s run %s --json --trace %d --interval 0.01 >%s", bin, cfg,
 		 NPKT, out);
-	rc = run_cmd(cmd);
+	rc = t_run_cmd(cmd, NULL, 0);
 	CHECK_EQ(rc, 0);
 	buf = read_file(out);
 	for (line = strtok_r(buf, "\n", &save); line;
@@ -287,7 +280,7 @@ static void test_flags(void)
 		 "%s run --gen --count 300 --flows 8 --xdp %s/run_rx.o --tc "
 		 "%s/run_tc.o --interval 0 >%s",
 		 bin, t_progs_dir(), t_progs_dir(), out);
-	rc = run_cmd(cmd);
+	rc = t_run_cmd(cmd, NULL, 0);
 	CHECK_EQ(rc, 0);
 	buf = read_file(out);
 	CHECK(strstr(buf, "account: received 300 = XDP drop 300 + aborted 0 + "
@@ -302,7 +295,7 @@ static void test_flags(void)
 		 "'^trace .* rx '",
 		 bin, t_progs_dir());
 	snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), " >%s", out);
-	run_cmd(cmd);
+	t_run_cmd(cmd, NULL, 0);
 	buf = read_file(out);
 	CHECK(atoi(buf) == 3, "filtered trace: %s rx lines", buf);
 	free(buf);
@@ -320,7 +313,7 @@ static void test_sigint(void)
 		 "%s run --gen --rate 20000 --xdp %s/run_rx.o --interval 0.2 "
 		 "--json >%s & pid=$!; sleep 0.7; kill -INT $pid; wait $pid",
 		 bin, t_progs_dir(), out);
-	rc = run_cmd(cmd);
+	rc = t_run_cmd(cmd, NULL, 0);
 	CHECK_EQ(rc, 0);
 	buf = read_file(out);
 	CHECK(strstr(buf, "\"balanced\":true") != NULL,
@@ -401,11 +394,11 @@ static void test_tap_config(void)
 	}
 	free(buf);
 	snprintf(cmd, sizeof(cmd), "ip link show %s >/dev/null 2>&1", ifname);
-	CHECK(run_cmd(cmd) != 0, "TAP %s left behind", ifname);
+	CHECK(t_run_cmd(cmd, NULL, 0) != 0, "TAP %s left behind", ifname);
 	/* A real interface needs its name. */
 	write_file(cfg, "devices:\n  t0: {kind: afxdp}\n");
 	snprintf(cmd, sizeof(cmd), "%s run %s 2>%s", bin, cfg, out);
-	CHECK_EQ(run_cmd(cmd), 2);
+	CHECK_EQ(t_run_cmd(cmd, NULL, 0), 2);
 	buf = read_file(out);
 	CHECK(buf && strstr(buf, "tap.yaml:2:") &&
 		      strstr(buf, "expected key 'ifname'"),
@@ -465,7 +458,7 @@ static void test_config_errors(void)
 		write_file(cfg, text);
 		snprintf(cmd, sizeof(cmd), "%s run %s >/dev/null 2>%s", bin,
 			 cfg, err);
-		rc = run_cmd(cmd);
+		rc = t_run_cmd(cmd, NULL, 0);
 		msg = read_file(err);
 		snprintf(want, sizeof(want), "%s%s", cfg, cases[i].expect);
 		CHECK(rc == 2 && strstr(msg, want),
@@ -498,7 +491,7 @@ static void test_bad_flags(void)
 
 		snprintf(cmd, sizeof(cmd), "%s run %s >/dev/null 2>%s", bin,
 			 args[i][0], err);
-		rc = run_cmd(cmd);
+		rc = t_run_cmd(cmd, NULL, 0);
 		msg = read_file(err);
 		CHECK(rc == 2 && strstr(msg, args[i][1]) &&
 			      strchr(msg, '\n') == msg + strlen(msg) - 1,

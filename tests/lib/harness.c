@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <linux/bpf.h>
 
 #include "vm/engine.h"
@@ -161,4 +162,25 @@ bool t_prog_by_design(const char *name, unsigned int what, const char **why)
 		return true;
 	}
 	return false;
+}
+
+int t_run_cmd(const char *cmd, char *out, size_t outsz)
+{
+	FILE *p = popen(cmd, "r");
+	char sink[4096];
+	size_t n;
+	int st;
+
+	if (!p)
+		return -1;
+	if (out && outsz) {
+		n = fread(out, 1, outsz - 1, p);
+		out[n] = '\0';
+	}
+	/* What does not fit is read too, so that the command neither blocks
+	 * on a full pipe nor dies of SIGPIPE when it is closed. */
+	while (fread(sink, 1, sizeof(sink), p) > 0)
+		;
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }

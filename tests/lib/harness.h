@@ -73,4 +73,12 @@ enum t_by_design {
  */
 bool t_prog_by_design(const char *name, unsigned int what, const char **why);
 
+/*
+ * Runs @cmd with /bin/sh and captures its standard output into @out
+ * (NUL-terminated, at most @outsz - 1 bytes); with @out NULL the output
+ * is read and dropped. Standard error passes through. The command's exit
+ * status, or -1 when it could not run or did not exit.
+ */
+int t_run_cmd(const char *cmd, char *out, size_t outsz);
+
 #endif /* HR_TESTS_HARNESS_H */
