@@ -85,7 +85,9 @@ struct hr_worker {
 	_Atomic unsigned int nnapi;
 	/* Reused for every program run on this worker. */
 	struct hr_run *run;
-	struct hr_redirect_info ri;
+	/* On one cache line: the redirect helpers write it and
+	 * hr_xdp_do_redirect reads it back for every redirected packet. */
+	struct hr_redirect_info ri __attribute__((aligned(64)));
 	/* Bulk queues: XDP_TX and redirect per target ifindex. */
 	struct hr_bulk tx_bulk[HR_MAX_IFINDEX];
 	struct hr_bulk dev_bulk[HR_MAX_IFINDEX];

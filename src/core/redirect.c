@@ -10,20 +10,39 @@
 #include "core/datapath.h"
 #include "maps/map.h"
 
-int hr_xdp_do_redirect(struct hr_worker *w, struct hr_dev *dev_rx,
-		       struct hr_xdp_buff *xdp)
-{
-	struct hr_redirect_info *ri = &w->ri;
-	struct hr_redirect_info cur = *ri;
-	struct hr_xdp_frame *frame;
-	struct hr_dev *fwd;
+/*
+ * The helper stored ri's fields one by one a few instructions ago: read
+ * them the same way, since a wider load that spans several of those
+ * stores cannot be forwarded from the store buffer and stalls until
+ * they retire (a whole-struct copy compiles to such loads).
+ */
+/* A relaxed atomic load is never merged with its neighbours. */
+#define RI_LOAD(f) __atomic_load_n(&ri->f, __ATOMIC_RELAXED)
 
+static void redirect_take(struct hr_redirect_info *ri,
+			  struct hr_redirect_info *cur)
+{
+	cur->tgt_index = RI_LOAD(tgt_index);
+	cur->map_type = RI_LOAD(map_type);
+	cur->map = RI_LOAD(map);
+	cur->tgt_value = RI_LOAD(tgt_value);
+	cur->flags = RI_LOAD(flags);
+	cur->map_id = RI_LOAD(map_id);
 	/* This is the fast path: clear first, as the kernel does. */
 	ri->map_id = 0;
 	ri->map_type = 0;
 	ri->map = NULL;
 	ri->tgt_value = NULL;
+}
 
+int hr_xdp_do_redirect(struct hr_worker *w, struct hr_dev *dev_rx,
+		       struct hr_xdp_buff *xdp)
+{
+	struct hr_redirect_info cur;
+	struct hr_xdp_frame *frame;
+	struct hr_dev *fwd;
+
+	redirect_take(&w->ri, &cur);
 	if (cur.map_type) {
 		if (!cur.map || !cur.map->ops || !cur.map->ops->xdp_enqueue)
 			return -EBADRQC;

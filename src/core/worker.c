@@ -29,6 +29,21 @@ static int napi_poll(struct hr_napi *napi, int budget)
 	return napi->dev->ops->poll(napi->dev, napi, HR_NAPI_BUDGET);
 }
 
+/*
+ * One thread polls a worker at a time (its own thread once started, the
+ * control thread before), so the counters below have a single writer:
+ * a load and a store update them, where a locked add per poll cost more
+ * than the packets of a small batch. Only entering the epoch needs the
+ * full barrier (hr_dp_synchronize must not see it even while this poll
+ * reads a program or map it is about to free); leaving it only has to
+ * come after every read of the poll, which a release store orders.
+ */
+static void counter_inc(_Atomic uint64_t *c, memory_order mo)
+{
+	atomic_store_explicit(
+		c, atomic_load_explicit(c, memory_order_relaxed) + 1, mo);
+}
+
 int hr_worker_poll_once(struct hr_worker *w)
 {
 	unsigned int i, n;
@@ -51,10 +66,9 @@ int hr_worker_poll_once(struct hr_worker *w)
 	if (!work)
 		w->idle_polls++;
 	else
-		atomic_fetch_add_explicit(&w->busy_rounds, 1,
-					  memory_order_relaxed);
-	atomic_fetch_add_explicit(&w->rounds, 1, memory_order_release);
-	atomic_fetch_add(&w->epoch, 1); /* even: quiescent */
+		counter_inc(&w->busy_rounds, memory_order_relaxed);
+	counter_inc(&w->rounds, memory_order_release);
+	counter_inc(&w->epoch, memory_order_release); /* even: quiescent */
 	return work;
 }
 
