@@ -27,7 +27,6 @@ struct hr_pool {
 	uint8_t *base;
 	size_t bytes;
 	uint32_t nframes;
-	uint32_t stride; /* bytes from one frame's start to the next */
 	pthread_spinlock_t lock;
 	/* Indices of free frames; the top is free_stack[nfree - 1]. */
 	uint32_t *free_stack;
@@ -107,7 +106,7 @@ static void *map_low(size_t bytes)
 	return NULL;
 }
 
-static int pool_create(uint32_t nframes, uint32_t stride, struct hr_pool **pool)
+int hr_pool_create(uint32_t nframes, struct hr_pool **pool)
 {
 	struct hr_pool *p;
 	uint32_t i;
@@ -119,8 +118,7 @@ static int pool_create(uint32_t nframes, uint32_t stride, struct hr_pool **pool)
 	if (!p)
 		return -ENOMEM;
 	p->nframes = nframes;
-	p->stride = stride;
-	p->bytes = (size_t)nframes * stride;
+	p->bytes = (size_t)nframes * HR_FRAME_SIZE;
 	p->free_stack = calloc(nframes, sizeof(*p->free_stack));
 	p->state = calloc(nframes, sizeof(*p->state));
 	if (!p->free_stack || !p->state)
@@ -149,16 +147,6 @@ err:
 	return -ENOMEM;
 }
 
-int hr_pool_create(uint32_t nframes, struct hr_pool **pool)
-{
-	return pool_create(nframes, HR_FRAME_STRIDE, pool);
-}
-
-int hr_pool_create_aligned(uint32_t nframes, struct hr_pool **pool)
-{
-	return pool_create(nframes, HR_FRAME_SIZE, pool);
-}
-
 void hr_pool_destroy(struct hr_pool *pool)
 {
 	uint32_t out;
@@ -183,7 +171,7 @@ static int64_t frame_index(const struct hr_pool *pool, const void *addr)
 
 	if (a < lo || a - lo >= pool->bytes)
 		return -1;
-	return (int64_t)((a - lo) / pool->stride);
+	return (int64_t)((a - lo) / HR_FRAME_SIZE);
 }
 
 void *hr_pool_base(const struct hr_pool *pool)
@@ -193,7 +181,7 @@ void *hr_pool_base(const struct hr_pool *pool)
 
 static void *frame_addr(const struct hr_pool *pool, uint32_t idx)
 {
-	return pool->base + (size_t)idx * pool->stride;
+	return pool->base + (size_t)idx * HR_FRAME_SIZE;
 }
 
 static void set_outstanding(struct hr_pool *pool)

@@ -12,24 +12,11 @@
 #include <stdint.h>
 
 #define HR_FRAME_SIZE 4096u
-/*
- * Where frames start, one from the next, in a pool that is no UMEM. The
- * 64 bytes over a page shift each frame's lines by one cache set: frames
- * 4 KiB apart put a batch's frame headers (and its packet lines) all in
- * one L1 set, whose few ways the batch overflows on every poll, on both
- * CPUs of a cross-CPU path (the veth flush cost 115 ns a packet with a
- * 4 KiB stride, 11 ns with this one: bench/datapath --breakdown).
- */
-#define HR_FRAME_STRIDE (HR_FRAME_SIZE + 64u)
 
 struct hr_pool;
 
-/* 0 or -errno (-ENOMEM when no memory below 4 GiB is left). Frames
- * HR_FRAME_STRIDE apart. */
+/* 0 or -errno (-ENOMEM when no memory below 4 GiB is left). */
 int hr_pool_create(uint32_t nframes, struct hr_pool **pool);
-/* The same with frames page-aligned, HR_FRAME_SIZE apart, as an AF_XDP
- * UMEM in aligned mode needs them. */
-int hr_pool_create_aligned(uint32_t nframes, struct hr_pool **pool);
 /* Frees the pool; frames still out are a bug the caller's test reports. */
 void hr_pool_destroy(struct hr_pool *pool);
 
@@ -40,9 +27,9 @@ void hr_pool_put(struct hr_pool *pool, void *frame);
 bool hr_pool_owns(const struct hr_pool *pool, const void *frame);
 
 uint32_t hr_pool_size(const struct hr_pool *pool);
-/* The pool's one mapping, page-aligned: frame i is at base + i * stride
- * (HR_FRAME_SIZE for an aligned pool: then an AF_XDP UMEM can be made of
- * its hr_pool_size() * HR_FRAME_SIZE bytes). */
+/* The pool's one mapping: frame i is at base + i * HR_FRAME_SIZE, the
+ * whole hr_pool_size() * HR_FRAME_SIZE bytes page-aligned (an AF_XDP UMEM
+ * can be made of it). */
 void *hr_pool_base(const struct hr_pool *pool);
 /* Frames handed out and not yet returned. */
 uint32_t hr_pool_outstanding(const struct hr_pool *pool);

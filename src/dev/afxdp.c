@@ -587,8 +587,7 @@ int hr_dev_afxdp_create(struct hr_datapath *dp, const char *name,
 		goto fail;
 	}
 	hr_dev_common_setup(dev, true, &hr_xdp_std_meta_ops);
-	err = hr_pool_create_aligned(frames ? frames : AFXDP_POOL_DEFAULT,
-				     &dev->pool);
+	err = hr_pool_create(frames ? frames : AFXDP_POOL_DEFAULT, &dev->pool);
 	if (err)
 		goto fail;
 	p->base = hr_pool_base(dev->pool);
