@@ -25,8 +25,6 @@
 #include "dev/toeplitz.h"
 
 #define GEN_HDR_MAX 96
-/* Packets up to this size are kept whole per flow (gen_fill). */
-#define GEN_SMALL 64
 #define GEN_POOL_DEFAULT 4096
 
 /* XDP_RSS_* bits of enum xdp_rss_hash_type (include/net/xdp.h). */
@@ -37,7 +35,6 @@
 #define RSS_L4_UDP (1u << 5)
 
 struct gen_flow {
-	uint8_t pkt[GEN_SMALL]; /* the whole packet, when it is small */
 	uint8_t hdr[GEN_HDR_MAX];
 	uint16_t hdr_len;
 	uint32_t hash;
@@ -114,20 +111,9 @@ static bool gen_queue_finished(struct gen_priv *p, struct gen_queue *q,
 	return p->o.duration_ns && now - q->start_ns >= p->o.duration_ns;
 }
 
-/*
- * A small packet is one copy of a constant size, which the compiler
- * makes a few vector stores, where a header and a payload of run-time
- * lengths are two calls. Its bytes past the packet's length land in the
- * frame's tailroom, which no program can read: data_end bounds every
- * access, and bpf_xdp_adjust_tail clears what it grows (core/xdp.c).
- */
 static void gen_fill(struct gen_priv *p, const struct gen_flow *f,
 		     uint8_t *data)
 {
-	if (p->len <= GEN_SMALL) {
-		memcpy(data, f->pkt, GEN_SMALL);
-		return;
-	}
 	memcpy(data, f->hdr, f->hdr_len);
 	memcpy(data + f->hdr_len, p->payload, p->len - f->hdr_len);
 }
@@ -406,11 +392,6 @@ static void gen_build_flow(struct gen_priv *p, uint32_t f)
 	}
 	gen_build_l4(p, l4, f, sport, dport, l4_len, sum);
 	fl->hdr_len = (uint16_t)(l4 + l4_hdr_len(o->l4_proto) - fl->hdr);
-	/* pkt_size >= gen_hdr_len() was checked at create. */
-	if (p->len <= GEN_SMALL) {
-		memcpy(fl->pkt, fl->hdr, fl->hdr_len);
-		memcpy(fl->pkt + fl->hdr_len, p->payload, p->len - fl->hdr_len);
-	}
 
 	/* The NIC's RSS: addresses, then ports for TCP and UDP. */
 	memcpy(tuple, src, alen);
