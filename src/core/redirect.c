@@ -12,11 +12,11 @@
 
 /*
  * The helper stored ri's fields one by one a few instructions ago: read
- * them the same way, since a wider load that spans several of those
- * stores cannot be forwarded from the store buffer and stalls until
- * they retire (a whole-struct copy compiles to such loads).
+ * them back the same way (a relaxed atomic load is never merged with its
+ * neighbours), since a wider load spanning several of those stores cannot
+ * be forwarded from the store buffer and stalls until they retire; a
+ * whole-struct copy compiles to such loads.
  */
-/* A relaxed atomic load is never merged with its neighbours. */
 #define RI_LOAD(f) __atomic_load_n(&ri->f, __ATOMIC_RELAXED)
 
 static void redirect_take(struct hr_redirect_info *ri,

@@ -34,9 +34,10 @@ static int napi_poll(struct hr_napi *napi, int budget)
  * control thread before), so the counters below have a single writer:
  * a load and a store update them, where a locked add per poll cost more
  * than the packets of a small batch. Only entering the epoch needs the
- * full barrier (hr_dp_synchronize must not see it even while this poll
- * reads a program or map it is about to free); leaving it only has to
- * come after every read of the poll, which a release store orders.
+ * full barrier: hr_dp_synchronize, about to free a program or map, must
+ * not read an even epoch once this poll may have read that program or
+ * map. Leaving only has to come after every read of the poll, which a
+ * release store orders.
  */
 static void counter_inc(_Atomic uint64_t *c, memory_order mo)
 {
