@@ -63,7 +63,7 @@ BINS      := $(BUILD)/bin/headroom $(BUILD)/bin/headroom-conformance-plugin
 
 FORMAT_SRCS := $(shell find include src tests bench progs fuzz -name '*.[ch]' 2>/dev/null)
 
-.PHONY: all deps demo test bench format check-format clean install uninstall shared fuzz fuzz-build fuzz-smoke
+.PHONY: all deps demo docs test bench format check-format clean install uninstall shared fuzz fuzz-build fuzz-smoke
 .SUFFIXES:
 # Test and bench objects are intermediates GNU make would delete; keep
 # them so that a second make builds nothing.
@@ -73,6 +73,10 @@ all: $(BINS) $(PROG_OBJS) $(TEST_BINS) $(BENCH_BINS)
 
 deps:
 	@scripts/install-deps.sh
+
+# docs/helpers.md is generated from the table of src/helpers/offer_*.c.
+docs: $(BUILD)/bin/headroom
+	$(BUILD)/bin/headroom feature --markdown > docs/helpers.md
 
 demo: deps
 	@$(MAKE) --no-print-directory all

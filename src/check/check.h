@@ -58,8 +58,8 @@ int hr_check_kernel(const char *path, const char *name, bool dev_bound,
 void hr_check_from_load_error(const char *err, bool xdp,
 			      struct hr_check_result *res);
 
-/* Whether helper @id is one the kernel gives only to the other of XDP
- * and tc. */
+/* Whether the kernel refuses helper @id to XDP (@xdp) or tc programs:
+ * it offers it only to the other, or to neither. */
 bool hr_check_helper_wrong_type(bool xdp, int id);
 
 /* Whether @prog calls an XDP hint kfunc (so the kernel wants it

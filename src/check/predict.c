@@ -25,6 +25,7 @@
 
 #include "check/check.h"
 #include "helpers/helpers.h"
+#include "helpers/offer.h"
 #include "maps/map.h"
 #include "maps/map_impl.h"
 #include "progs/prog.h"
@@ -197,24 +198,13 @@ static bool ctx_ok(const struct walk *w, int off, int size, bool write)
 	return t && t->ctx_access && t->ctx_access(w->prog, off, size, write);
 }
 
-/* Helpers the kernel gives one of the two types only (xdp_func_proto,
- * tc_cls_act_func_proto): the others are allowed or not modelled. */
+/* Whether the kernel refuses helper @id to XDP (@xdp) or tc programs:
+ * not in its offer to that type (helpers/offer.h, probed from 6.18). */
 bool hr_check_helper_wrong_type(bool xdp, int id)
 {
-	static const int skb_only[] = { 9,  10, 11, 13, 18, 19, 26,
-					31, 32, 38, 39, 43, 50, 68 };
-	static const int xdp_only[] = { 44, 54, 65, 188, 189, 190 };
-	size_t i;
+	const struct hr_offer *o = hr_offer_helper(id);
 
-	if (xdp)
-		for (i = 0; i < sizeof(skb_only) / sizeof(skb_only[0]); i++)
-			if (skb_only[i] == id)
-				return true;
-	if (!xdp)
-		for (i = 0; i < sizeof(xdp_only) / sizeof(xdp_only[0]); i++)
-			if (xdp_only[i] == id)
-				return true;
-	return false;
+	return !o || !(o->types & (xdp ? HR_OFFER_XDP : HR_OFFER_TC));
 }
 
 /* bpf_helper_changes_pkt_data, for the helpers of these two types. */

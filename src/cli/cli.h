@@ -33,6 +33,7 @@ int hr_demo_pipeline(const char *dir, double seconds, uint64_t pps);
 int hr_cmd_inspect(int argc, char **argv);
 /* headroom check: exit 0 accepted, 5 rejection predicted, 6 cannot tell. */
 int hr_cmd_check(int argc, char **argv);
+int hr_cmd_feature(int argc, char **argv);
 
 /* Parses hex (whitespace, ':' and '-' allowed between bytes) into a new
  * buffer; 0 or -EINVAL. */

@@ -25,6 +25,9 @@ static const char usage[] =
 	"  check PROG.o[:PROG] [--json] [--kernel]\n"
 	"               predict the kernel verifier's verdict on each program\n"
 	"               (reason, instruction, source line), without root\n"
+	"  feature [--type xdp|tc] [--json | --markdown] [--kernel]\n"
+	"               every helper and kfunc the kernel offers XDP and tc\n"
+	"               programs: implemented, or why headroom refuses it\n"
 	"  demo [--seconds S] [--pps N] [--packets-only]\n"
 	"               the datapath on its built-in default (generator with\n"
 	"               RX hints -> XDP -> cpumap -> tc -> sink, live\n"
@@ -68,6 +71,8 @@ int main(int argc, char **argv)
 		return hr_cmd_inspect(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "check"))
 		return hr_cmd_check(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "feature"))
+		return hr_cmd_feature(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "bench"))
 		return hr_cmd_bench(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "demo"))

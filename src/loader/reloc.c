@@ -14,6 +14,7 @@
 
 #include <bpf/btf.h>
 
+#include "helpers/offer.h"
 #include "loader/core_relo.h"
 #include "loader/loader.h"
 #include "maps/map.h"
@@ -268,29 +269,12 @@ static int reloc_lddw(struct link *l, uint32_t pc, const struct hr_ld_rel *r,
 	}
 }
 
-/* Whether another program type has kfunc @name (the kernel registers
- * kfunc sets per program type, bpf_dynptr_from_skb_meta for tc only). */
-static bool kfunc_of_other_type(const struct hr_prog_type *type,
-				const char *name)
-{
-	static const struct hr_prog_type *const types[] = {
-		&hr_prog_type_xdp,
-		&hr_prog_type_tc,
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-		if (types[i] != type && types[i]->kfunc &&
-		    types[i]->kfunc(name))
-			return true;
-	return false;
-}
-
 /* A call to an undefined symbol: a __ksym kfunc the program type has. */
 static int reloc_kfunc(struct link *l, uint32_t pc, const struct hr_ld_sym *sym)
 {
 	const struct hr_prog_type *type = l->prog->type;
 	const struct hr_kfunc *k = type->kfunc ? type->kfunc(sym->name) : NULL;
+	const struct hr_offer *o = hr_offer_kfunc(sym->name);
 	struct hr_insn *insn = &l->insns[pc];
 
 	if (sym->bind != STB_GLOBAL && sym->bind != STB_WEAK)
@@ -298,12 +282,19 @@ static int reloc_kfunc(struct link *l, uint32_t pc, const struct hr_ld_sym *sym)
 				   "section '%s' insn %u: call to undefined "
 				   "local '%s'",
 				   l->prog->sec, pc, sym->name);
-	/* The verifier's "calling kernel function %s is not allowed". */
-	if (!k && kfunc_of_other_type(type, sym->name))
+	/* The verifier's "calling kernel function %s is not allowed": the
+	 * kernel registers kfunc sets per program type. */
+	if (!k && o && !(o->types & hr_offer_type(type->kernel_type)))
 		return hr_ld_error(l->ld, -EACCES,
 				   "section '%s' insn %u: kfunc %s is not "
 				   "allowed in %s programs",
 				   l->prog->sec, pc, sym->name, type->name);
+	if (!k && o)
+		return hr_ld_error(l->ld, -EOPNOTSUPP,
+				   "section '%s' insn %u: kfunc %s is not "
+				   "available to %s programs in headroom: %s",
+				   l->prog->sec, pc, sym->name, type->name,
+				   hr_offer_why(o));
 	if (!k)
 		return hr_ld_error(l->ld, -EOPNOTSUPP,
 				   "section '%s' insn %u: unknown kfunc %s",
@@ -313,6 +304,27 @@ static int reloc_kfunc(struct link *l, uint32_t pc, const struct hr_ld_sym *sym)
 	insn->off = 0;
 	l->calls[pc] = k->fn;
 	return 0;
+}
+
+/*
+ * A helper the program type lacks in headroom, refused here where the
+ * table of the kernel's offer (helpers/offer.h) says why: the kernel
+ * lacks it too, or it cannot mean anything outside a kernel, or it is
+ * not implemented yet. Unknown IDs are finalize's to name.
+ */
+static int check_helper(struct link *l, uint32_t pc)
+{
+	const struct hr_prog_type *type = l->prog->type;
+	int id = l->insns[pc].imm;
+	const char *name = hr_helper_name(id);
+
+	if (!name || type->helper(id))
+		return 0;
+	return hr_ld_error(l->ld, -EINVAL,
+			   "section '%s' insn %u: helper %s (id %d) is not "
+			   "available to %s programs in headroom: %s",
+			   l->prog->sec, pc, name, id, type->name,
+			   hr_offer_helper_why(type->kernel_type, id));
 }
 
 static int reloc_call(struct link *l, uint32_t pc, const struct hr_ld_rel *r)
@@ -345,7 +357,7 @@ static int reloc_call(struct link *l, uint32_t pc, const struct hr_ld_rel *r)
 		/* No relocation: a call inside the same section. */
 		idx = (int64_t)l->orig_idx[pc] + insn->imm + 1;
 	} else {
-		return 0; /* a helper call, finalize resolves it */
+		return check_helper(l, pc); /* finalize resolves it */
 	}
 	ret = target_pc(l, pc, sec, idx, &dst);
 	if (ret)
