@@ -1,8 +1,26 @@
 // SPDX-License-Identifier: MIT
-/* Helper lookup, and the helpers every program type may call. */
+/* Helper lookup, and the helpers and kfuncs every program type may call. */
 #include <string.h>
 
 #include "helpers/helpers.h"
+
+const struct hr_kfunc *const hr_common_kfuncs[] = {
+	&hr_kfunc_dynptr_size,
+	&hr_kfunc_dynptr_is_null,
+	&hr_kfunc_dynptr_is_rdonly,
+	&hr_kfunc_dynptr_adjust,
+	&hr_kfunc_dynptr_clone,
+	&hr_kfunc_dynptr_copy,
+	&hr_kfunc_dynptr_memset,
+	&hr_kfunc_iter_num_new,
+	&hr_kfunc_iter_num_next,
+	&hr_kfunc_iter_num_destroy,
+	&hr_kfunc_rcu_read_lock,
+	&hr_kfunc_rcu_read_unlock,
+	&hr_kfunc_preempt_disable,
+	&hr_kfunc_preempt_enable,
+	NULL,
+};
 
 const struct hr_helper *const hr_base_helpers[] = {
 	&hr_helper_map_lookup_elem,
@@ -23,6 +41,7 @@ const struct hr_helper *const hr_base_helpers[] = {
 	&hr_helper_ringbuf_discard,
 	&hr_helper_ringbuf_query,
 	&hr_helper_ktime_get_boot_ns,
+	&hr_helper_ktime_get_tai_ns,
 	&hr_helper_ktime_get_coarse_ns,
 	&hr_helper_jiffies64,
 	&hr_helper_get_numa_node_id,

@@ -58,6 +58,7 @@ extern const struct hr_helper hr_helper_ringbuf_submit; /* 132 */
 extern const struct hr_helper hr_helper_ringbuf_discard; /* 133 */
 extern const struct hr_helper hr_helper_ringbuf_query; /* 134 */
 extern const struct hr_helper hr_helper_ktime_get_boot_ns; /* 125 */
+extern const struct hr_helper hr_helper_ktime_get_tai_ns; /* 208 */
 
 /* Task (helpers_task.c). */
 extern const struct hr_helper hr_helper_get_current_pid_tgid; /* 14 */
@@ -137,9 +138,27 @@ extern const struct hr_kfunc hr_kfunc_dynptr_from_skb;
 extern const struct hr_kfunc hr_kfunc_dynptr_slice;
 extern const struct hr_kfunc hr_kfunc_dynptr_slice_rdwr;
 extern const struct hr_kfunc hr_kfunc_dynptr_from_skb_meta; /* tc only */
-/* Kfuncs every program type has (kernel/bpf/helpers.c registers them
- * for all): the dynptr ones of kfuncs_dynptr_ops.c, for any dynptr
- * type. NULL-terminated. */
+/* The dynptr kfuncs for any dynptr type (kfuncs_dynptr_ops.c). */
+extern const struct hr_kfunc hr_kfunc_dynptr_size;
+extern const struct hr_kfunc hr_kfunc_dynptr_is_null;
+extern const struct hr_kfunc hr_kfunc_dynptr_is_rdonly;
+extern const struct hr_kfunc hr_kfunc_dynptr_adjust;
+extern const struct hr_kfunc hr_kfunc_dynptr_clone;
+extern const struct hr_kfunc hr_kfunc_dynptr_copy;
+extern const struct hr_kfunc hr_kfunc_dynptr_memset;
+
+/* The open-coded numeric iterator and the RCU and preemption section
+ * markers (kfuncs_iter.c). */
+extern const struct hr_kfunc hr_kfunc_iter_num_new;
+extern const struct hr_kfunc hr_kfunc_iter_num_next;
+extern const struct hr_kfunc hr_kfunc_iter_num_destroy;
+extern const struct hr_kfunc hr_kfunc_rcu_read_lock;
+extern const struct hr_kfunc hr_kfunc_rcu_read_unlock;
+extern const struct hr_kfunc hr_kfunc_preempt_disable;
+extern const struct hr_kfunc hr_kfunc_preempt_enable;
+
+/* Kfuncs every program type has (kernel/bpf/helpers.c registers its
+ * generic set for all): NULL-terminated (helpers.c). */
 extern const struct hr_kfunc *const hr_common_kfuncs[];
 
 #endif /* HR_HELPERS_HELPERS_H */

@@ -259,6 +259,14 @@ static uint64_t hr_ktime_get_boot_ns_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 	return hr_clock_ns(CLOCK_BOOTTIME);
 }
 
+/* bpf_ktime_get_tai_ns: ktime_get_tai_fast_ns, the TAI clock. */
+static uint64_t hr_ktime_get_tai_ns_fn(uint64_t r1, uint64_t r2, uint64_t r3,
+				       uint64_t r4, uint64_t r5,
+				       struct hr_run *run)
+{
+	return hr_clock_ns(CLOCK_TAI);
+}
+
 static uint64_t hr_ktime_get_coarse_ns_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 					  uint64_t r4, uint64_t r5,
 					  struct hr_run *run)
@@ -590,6 +598,8 @@ HR_HELPER(hr_helper_ringbuf_query, 134, "bpf_ringbuf_query",
 	  hr_ringbuf_query_fn);
 HR_HELPER(hr_helper_ktime_get_boot_ns, 125, "bpf_ktime_get_boot_ns",
 	  hr_ktime_get_boot_ns_fn);
+HR_HELPER(hr_helper_ktime_get_tai_ns, 208, "bpf_ktime_get_tai_ns",
+	  hr_ktime_get_tai_ns_fn);
 HR_HELPER(hr_helper_ktime_get_coarse_ns, 160, "bpf_ktime_get_coarse_ns",
 	  hr_ktime_get_coarse_ns_fn);
 HR_HELPER(hr_helper_jiffies64, 118, "bpf_jiffies64", hr_jiffies64_fn);

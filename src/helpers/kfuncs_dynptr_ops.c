@@ -172,16 +172,14 @@ static uint64_t dynptr_memset(uint64_t p, uint64_t r_off, uint64_t r_size,
 	return 0;
 }
 
-#define KFUNC(kname, func) \
-	(&(const struct hr_kfunc){ .name = kname, .fn = func })
+#define KFUNC(sym, func)                                              \
+	const struct hr_kfunc hr_kfunc_##sym = { .name = "bpf_" #sym, \
+						 .fn = func }
 
-const struct hr_kfunc *const hr_common_kfuncs[] = {
-	KFUNC("bpf_dynptr_size", dynptr_size),
-	KFUNC("bpf_dynptr_is_null", dynptr_is_null),
-	KFUNC("bpf_dynptr_is_rdonly", dynptr_is_rdonly),
-	KFUNC("bpf_dynptr_adjust", dynptr_adjust),
-	KFUNC("bpf_dynptr_clone", dynptr_clone),
-	KFUNC("bpf_dynptr_copy", dynptr_copy),
-	KFUNC("bpf_dynptr_memset", dynptr_memset),
-	NULL,
-};
+KFUNC(dynptr_size, dynptr_size);
+KFUNC(dynptr_is_null, dynptr_is_null);
+KFUNC(dynptr_is_rdonly, dynptr_is_rdonly);
+KFUNC(dynptr_adjust, dynptr_adjust);
+KFUNC(dynptr_clone, dynptr_clone);
+KFUNC(dynptr_copy, dynptr_copy);
+KFUNC(dynptr_memset, dynptr_memset);
