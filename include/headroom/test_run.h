@@ -26,6 +26,32 @@ enum hr_engine {
 	HR_ENGINE_JIT_CHECKED = 3,
 };
 
+/* An aborted memory access, as hr_prog_test_run reports it. */
+struct hr_test_access {
+	int kind; /* enum hr_access_kind */
+	uint32_t size; /* bytes */
+	uint64_t addr;
+	/* The region the access was checked against: the one that
+	 * holds it, else the nearest (within a page). */
+	int region; /* enum hr_access_region */
+	/* HR_ACCESS_MAP_VALUE, HR_ACCESS_GLOBAL: the map's name
+	 * (".bss" ... for global data); HR_ACCESS_CTX: the context
+	 * struct's ("xdp_md", "__sk_buff"). Valid while the
+	 * program is loaded. */
+	const char *name;
+	/* A helper's access to memory it was passed: its name
+	 * ("bpf_xdp_load_bytes"; NULL for a kfunc). */
+	const char *helper;
+	/* addr relative to the region's start, and the region's
+	 * bounds [lo, hi) in the same terms: packet and metadata
+	 * from data and data_meta (0, length), the context and a map
+	 * value from their start, the stack from the frame pointer
+	 * r10 of the aborting frame (-512, 512 * its callers). */
+	int64_t offset;
+	int64_t lo;
+	int64_t hi;
+};
+
 struct hr_test_run_opts {
 	size_t sz;
 	/* As BPF_PROG_TEST_RUN: for XDP the first ctx_in->data bytes of
@@ -53,6 +79,31 @@ struct hr_test_run_opts {
 	 * test-run device-bound programs at all: here headroom is the
 	 * device. */
 	const struct hr_test_hints *hints;
+	/* Out: with a memory-access abort, the access that failed (kind
+	 * HR_ACCESS_NONE for any other abort, or no abort). */
+	struct hr_test_access access;
+};
+
+/* What an aborted access did (struct hr_test_access.kind). */
+enum hr_access_kind {
+	HR_ACCESS_NONE = 0,
+	HR_ACCESS_LOAD = 1,
+	HR_ACCESS_STORE = 2,
+	HR_ACCESS_ATOMIC = 3,
+	HR_ACCESS_HELPER_READ = 4, /* a helper reading memory it was given */
+	HR_ACCESS_HELPER_WRITE = 5,
+};
+
+/* Where it was (struct hr_test_access.region). */
+enum hr_access_region {
+	HR_ACCESS_UNKNOWN = 0, /* no region within a page of it */
+	HR_ACCESS_NULL = 1, /* in the first page: a NULL pointer + offset */
+	HR_ACCESS_PACKET = 2, /* data .. data_end */
+	HR_ACCESS_META = 3, /* data_meta .. data */
+	HR_ACCESS_STACK = 4,
+	HR_ACCESS_CTX = 5, /* struct xdp_md, struct __sk_buff */
+	HR_ACCESS_MAP_VALUE = 6,
+	HR_ACCESS_GLOBAL = 7, /* .bss, .data, .rodata */
 };
 
 /* What a hint kfunc answers: -EOPNOTSUPP for a hint not in @supported
@@ -77,6 +128,12 @@ int hr_prog_test_run(struct hr_prog *prog, struct hr_test_run_opts *opts);
 
 /* Printable abort reason ("out-of-bounds load" ...). */
 const char *hr_abort_str(int reason);
+
+/* "load", "store", "atomic", "helper read", "helper write"; "none". */
+const char *hr_access_kind_str(int kind);
+/* "packet", "metadata", "stack", "context", "map value", "global data",
+ * "NULL", "unknown". */
+const char *hr_access_region_str(int region);
 
 #ifdef __cplusplus
 }

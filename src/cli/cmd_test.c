@@ -37,8 +37,9 @@ static const char test_usage[] =
 	"\n"
 	"Runs the program once per packet (N times on the same buffer with\n"
 	"--repeat, as BPF_PROG_TEST_RUN) and prints the index, the verdict, the\n"
-	"return value, the output packet and the metadata, and the abort reason\n"
-	"if the run was stopped.\n"
+	"return value, the output packet and the metadata, and if the run was\n"
+	"stopped, why: the instruction, its source line, the reason and for a\n"
+	"memory access its kind, size and place (packet offset 54 of 56 ...).\n"
 	"\n"
 	"  --pcap FILE     packets from a pcap or pcapng file (Ethernet; a\n"
 	"                  pcapng's \"hr-hints:\" comments give the hints)\n"
@@ -67,7 +68,9 @@ static const char test_usage[] =
 	"                  at most 4294967295); prints the average duration\n"
 	"  --json          one JSON object a line: index, action, retval, data,\n"
 	"                  meta, error, repeat, duration_ns (and hints, device,\n"
-	"                  meta_type, meta_decoded when there are)\n"
+	"                  meta_type, meta_decoded when there are, and\n"
+	"                  abort: insn, file, line, reason and the memory\n"
+	"                  access: kind, size, region, offset, region_len)\n"
 	"  --out FILE      pcapng (libwiretap) of every packet run, as the\n"
 	"                  program left it, with the input's timestamp and\n"
 	"                  comments (tshark -e frame.comment): hr-verdict,\n"
@@ -247,10 +250,10 @@ static void fill_result(struct test_state *st, struct test_result *r,
 	}
 }
 
-/* " (file.c:LINE)" of instruction @pc from the object's line info, or "". */
-static const char *abort_where(struct test_state *st, uint32_t pc)
+/* The source line of instruction @pc from the object's line info, or
+ * NULL. */
+static const struct hr_line *abort_line(struct test_state *st, uint32_t pc)
 {
-	static char where[300];
 	const struct hr_line *l;
 	char *path;
 
@@ -263,11 +266,30 @@ static const char *abort_where(struct test_state *st, uint32_t pc)
 		free(path);
 	}
 	l = st->lines.n ? hr_line_find(&st->lines, pc) : NULL;
-	if (!l || !l->file)
-		return "";
-	snprintf(where, sizeof(where), " (%s:%u)", hr_line_base(l->file),
-		 l->line);
-	return where;
+	return l && l->file ? l : NULL;
+}
+
+/* "aborted at insn 7 (prog.c:23): out-of-bounds load: load of 4 bytes at
+ * packet offset 54, ..." into @error, and @ab for JSON. */
+static void abort_describe(struct test_state *st,
+			   const struct hr_test_run_opts *o,
+			   struct test_abort *ab, char *error, size_t size)
+{
+	const struct hr_line *l = abort_line(st, o->abort_pc);
+	char where[300] = "", access[400];
+
+	memset(ab, 0, sizeof(*ab));
+	ab->insn = o->abort_pc;
+	ab->reason = hr_abort_str(o->abort);
+	ab->access = o->access;
+	if (l) {
+		ab->file = hr_line_base(l->file);
+		ab->line = l->line;
+		snprintf(where, sizeof(where), " (%s:%u)", ab->file, ab->line);
+	}
+	test_abort_text(&o->access, access, sizeof(access));
+	snprintf(error, size, "aborted at insn %u%s: %s%s", ab->insn, where,
+		 ab->reason, access);
 }
 
 /* Runs one packet; false when it could not be run at all. */
@@ -284,7 +306,8 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 	union hr_cli_ctx_buf ctx_in, ctx_out;
 	struct json_object *changed = NULL;
 	const char *rule;
-	char error[320];
+	struct test_abort ab;
+	char error[800];
 	bool ok = true;
 	int ret;
 	HR_OPTS(hr_test_run_opts, o, .repeat = cfg->repeat,
@@ -361,10 +384,9 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 		st->stop = true;
 	}
 	if (o.abort) {
-		snprintf(error, sizeof(error), "aborted at insn %u%s: %s",
-			 o.abort_pc, abort_where(st, o.abort_pc),
-			 hr_abort_str(o.abort));
+		abort_describe(st, &o, &ab, error, sizeof(error));
 		r.error = error;
+		r.abort = &ab;
 	}
 	test_print(&r, cfg->json, &st->mt);
 	if (st->kernel) {

@@ -3,7 +3,7 @@
  * The pieces of `headroom test` around a run: where each packet's RX hints
  * come from (test_hints.c), and how a result is shown: text, JSON lines,
  * pcapng with per-packet comments, metadata decoded with BTF
- * (test_out.c).
+ * (test_out.c), aborts with their access (test_abort.c).
  */
 #ifndef HR_CLI_TEST_IO_H
 #define HR_CLI_TEST_IO_H
@@ -19,6 +19,7 @@
 struct hr_pcapng_pkt;
 struct hr_pcapng_writer;
 struct btf;
+struct json_object;
 
 /* Comment tag of the device profile a capture was run with. */
 #define TEST_DEVICE_TAG "hr-device: "
@@ -67,6 +68,22 @@ int test_meta_type_open(struct test_meta_type *mt, const char *spec,
 			const char *name);
 void test_meta_type_close(struct test_meta_type *mt);
 
+/* An aborted run: where, why, and the memory access if it was one. */
+struct test_abort {
+	uint32_t insn;
+	const char *file; /* from the object's line info, or NULL */
+	unsigned int line;
+	const char *reason; /* hr_abort_str() */
+	struct hr_test_access access;
+};
+
+/* ": load of 4 bytes at packet offset 54, packet is 56 bytes (data
+ * 0..56), 2 bytes past data_end", or "" when @a is no memory access. */
+void test_abort_text(const struct hr_test_access *a, char *buf, size_t size);
+/* The "abort" object: insn, file, line, reason, access {kind, size,
+ * region, offset, region_len ...} (null when no memory access). */
+struct json_object *test_abort_json(const struct test_abort *ab);
+
 /* One packet's outcome, as printed. */
 struct test_result {
 	unsigned int index;
@@ -86,10 +103,12 @@ struct test_result {
 	/* The context fields the program changed, as JSON text ("{}" when
 	 * none), or NULL not to show them. */
 	const char *ctx_changed;
+	/* Set when the run aborted. */
+	const struct test_abort *abort;
 };
 
 /* Prints @r as text or one JSON line (keys index, action, retval, data,
- * meta, error, and duration_ns, hints, meta_type, meta_decoded). */
+ * meta, error, and duration_ns, hints, meta_type, meta_decoded, abort). */
 void test_print(const struct test_result *r, bool json,
 		const struct test_meta_type *mt);
 /* Writes @r's packet to @w with comments: verdict and return value,

@@ -212,6 +212,8 @@ static void print_json(const struct test_result *r,
 	if (r->ctx_changed)
 		json_object_object_add(o, "ctx",
 				       json_tokener_parse(r->ctx_changed));
+	if (r->abort)
+		json_object_object_add(o, "abort", test_abort_json(r->abort));
 	id = meta_type(mt, r->meta, r->meta_len, &size);
 	if (id && !hr_btf_value_json(mt->btf, id, r->meta + r->meta_len - size,
 				     size, &dec)) {

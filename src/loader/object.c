@@ -165,6 +165,7 @@ static int add_map_regions(struct hr_object *obj, struct hr_map *map,
 		if (map->rdonly_prog ||
 		    (map->attr.map_flags & HR_F_RDONLY_PROG))
 			r->flags &= ~HR_REGION_WRITE;
+		r->map = map;
 	}
 	obj->nregions += n;
 	return 0;

@@ -137,6 +137,8 @@ int hr_prog_test_run(struct hr_prog *prog, struct hr_test_run_opts *opts)
 		return -EINVAL;
 	opts->abort = 0;
 	opts->abort_pc = 0;
+	if (HR_OPTS_HAS(opts, access))
+		memset(&opts->access, 0, sizeof(opts->access));
 	if (prog->type == &hr_prog_type_xdp)
 		return hr_xdp_test_run(prog, opts);
 	if (prog->type == &hr_prog_type_tc)

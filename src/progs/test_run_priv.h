@@ -33,6 +33,12 @@ int hr_run_repeat(struct hr_prog *prog, struct hr_run *run,
 		  uint32_t *duration,
 		  void (*sync)(void *priv, struct hr_run *run), void *priv);
 
+/* After a run of @prog that aborted: o->access (when the caller's opts
+ * have it) from the run's record of the access and the regions it could
+ * reach; @data is the packet's data (data_meta .. data is metadata). */
+void hr_test_access_fill(const struct hr_prog *prog, const struct hr_run *run,
+			 uintptr_t data, struct hr_test_run_opts *o);
+
 int hr_xdp_test_run(struct hr_prog *prog, struct hr_test_run_opts *o);
 int hr_tc_test_run(struct hr_prog *prog, struct hr_test_run_opts *o);
 

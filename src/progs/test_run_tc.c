@@ -176,6 +176,8 @@ int hr_tc_test_run(struct hr_prog *prog, struct hr_test_run_opts *o)
 	}
 	run->ctx = &c.skb;
 	ret = hr_run_repeat(prog, run, o, &retval, &duration, tc_sync, &c);
+	if (!ret && run->abort)
+		hr_test_access_fill(prog, run, (uintptr_t)c.data, o);
 	free(run);
 	if (ret)
 		goto out;

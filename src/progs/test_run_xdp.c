@@ -209,6 +209,8 @@ int hr_xdp_test_run(struct hr_prog *prog, struct hr_test_run_opts *o)
 	}
 	run->ctx = &c.md;
 	ret = hr_run_repeat(prog, run, o, &retval, &duration, xdp_sync, &c);
+	if (!ret && run->abort)
+		hr_test_access_fill(prog, run, (uintptr_t)xdp.data, o);
 	free(run);
 	if (ret)
 		goto out;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Run state: initialisation, the memory checker helpers use, aborts. */
+/* Run state: initialisation, the memory checker helpers use, aborts and
+ * the access an abort stopped. */
 #include <string.h>
 
 #include "vm/vm.h"
@@ -65,6 +66,45 @@ void hr_run_init(struct hr_run *run, const struct hr_vm_prog *vm, void *ctx)
 	run->callback = NULL;
 }
 
+/* The reasons a memory instruction at abort_pc ends a run with. */
+static bool mem_reason(enum hr_abort reason)
+{
+	return reason == HR_ABORT_OOB_LOAD || reason == HR_ABORT_OOB_STORE ||
+	       reason == HR_ABORT_CTX_ACCESS || reason == HR_ABORT_RDONLY ||
+	       reason == HR_ABORT_JIT_CHECK;
+}
+
+/*
+ * What the instruction at abort_pc accessed, decoded from the running
+ * program: both engines stop a memory access exactly at its instruction
+ * with its address, so this is the same for both and costs the fast path
+ * nothing.
+ */
+static void abort_access(struct hr_run *run)
+{
+	const struct hr_vm_prog *vm = run->vm;
+	const struct hr_insn *insn;
+	uint8_t cls;
+
+	run->abort_op = HR_MEM_OP_NONE;
+	run->abort_size = 0;
+	run->abort_depth = (uint8_t)run->depth;
+	if (!mem_reason(run->abort) || !vm || !vm->insns ||
+	    run->abort_pc >= vm->cnt)
+		return;
+	insn = &vm->insns[run->abort_pc];
+	cls = HR_CLASS(insn->code);
+	if (cls == HR_LDX)
+		run->abort_op = HR_MEM_OP_LOAD;
+	else if (cls == HR_STX && HR_MODE(insn->code) == HR_ATOMIC)
+		run->abort_op = HR_MEM_OP_ATOMIC;
+	else if (cls == HR_ST || cls == HR_STX)
+		run->abort_op = HR_MEM_OP_STORE;
+	else
+		return;
+	run->abort_size = (uint32_t)hr_size_bytes(insn->code);
+}
+
 void hr_run_abort(struct hr_run *run, enum hr_abort reason, uint64_t addr)
 {
 	if (run->abort != HR_ABORT_NONE)
@@ -72,6 +112,7 @@ void hr_run_abort(struct hr_run *run, enum hr_abort reason, uint64_t addr)
 	run->abort = reason;
 	run->abort_addr = addr;
 	run->abort_pc = run->pc;
+	abort_access(run);
 }
 
 static uint8_t zero_len;
@@ -89,7 +130,13 @@ void *hr_run_mem(struct hr_run *run, uint64_t addr, uint64_t len, bool write)
 	if (hr_mem_check(run, addr, (uint32_t)len, write) == HR_ABORT_NONE)
 		return (void *)(uintptr_t)addr;
 bad:
-	hr_run_abort(run, HR_ABORT_HELPER_ARG, addr);
+	if (run->abort == HR_ABORT_NONE) {
+		hr_run_abort(run, HR_ABORT_HELPER_ARG, addr);
+		/* The helper's own access: the instruction is its call. */
+		run->abort_op = write ? HR_MEM_OP_HELPER_WRITE :
+					HR_MEM_OP_HELPER_READ;
+		run->abort_size = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+	}
 	return NULL;
 }
 

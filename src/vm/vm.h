@@ -49,6 +49,18 @@ enum hr_abort {
 
 const char *hr_abort_str(int reason);
 
+/* The kind of memory access an abort stopped (run->abort_op): what the
+ * instruction at abort_pc was, or a helper's access to memory it was
+ * passed (hr_run_mem). Keep in step with the public enum hr_access_kind. */
+enum hr_mem_op {
+	HR_MEM_OP_NONE = 0,
+	HR_MEM_OP_LOAD,
+	HR_MEM_OP_STORE,
+	HR_MEM_OP_ATOMIC,
+	HR_MEM_OP_HELPER_READ,
+	HR_MEM_OP_HELPER_WRITE,
+};
+
 /*
  * Helpers and kfuncs share one calling convention: five BPF argument
  * registers and the run, so that the interpreter and the JIT call the same
@@ -73,6 +85,8 @@ struct hr_region {
 	uint32_t off;
 	uint32_t len;
 	uint32_t flags;
+	/* The map whose values these are (NULL if none), for messages. */
+	const struct hr_map *map;
 };
 
 /* A program ready to run: instructions plus their resolved calls. */
@@ -148,6 +162,13 @@ struct hr_run {
 	enum hr_abort abort;
 	uint32_t abort_pc;
 	uint64_t abort_addr;
+	/* Set with abort only (so the runs that end normally pay nothing):
+	 * the access that aborted (enum hr_mem_op, NONE when the abort was
+	 * no memory access), its size in bytes and the call depth it ran
+	 * at, whose frame is the stack it could reach. */
+	uint8_t abort_op;
+	uint8_t abort_depth;
+	uint32_t abort_size;
 	/* Set by a helper that ends the run normally with r0 = its result
 	 * (the conformance suite's "unwind" helper). */
 	bool unwind;
