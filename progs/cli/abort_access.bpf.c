@@ -4,9 +4,9 @@
  * refuse, each aborting in headroom on one memory access whose detail
  * (kind, size, region, offset, bounds) the test checks under both
  * engines: a packet read past data_end only for short packets, a metadata
- * read before data_meta, a store past a map value, a store below the
+ * read before data_meta, stores past array and hash map values, below the
  * stack frame, a helper writing past the stack, a store past global data,
- * a load past the context and a tc read past data_end.
+ * a load past the context, one through NULL and a tc read past data_end.
  */
 #include <linux/bpf.h>
 #include <linux/pkt_cls.h>
@@ -51,6 +51,29 @@ int value_past(struct xdp_md *ctx)
 	if (!v)
 		return XDP_DROP;
 	*(volatile __u32 *)((char *)v + 8) = 1;
+	return XDP_PASS;
+}
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4);
+	__type(key, __u32);
+	__type(value, __u64);
+} flows SEC(".maps");
+
+/* The same in a hash map, whose values lie inside their elements: the
+ * bytes after one are the next element's, no value's. */
+SEC("xdp")
+int hash_past(struct xdp_md *ctx)
+{
+	__u32 k = 7;
+	__u64 zero = 0, *v;
+
+	bpf_map_update_elem(&flows, &k, &zero, BPF_ANY);
+	v = bpf_map_lookup_elem(&flows, &k);
+	if (!v)
+		return XDP_DROP;
+	*(volatile __u32 *)((char *)v + 12) = 1;
 	return XDP_PASS;
 }
 
@@ -101,6 +124,16 @@ __attribute__((naked)) int ctx_past(void)
 		     "r3 += 4;"
 		     "r2 += r3;"
 		     "r0 = *(u32 *)(r2 + 0);"
+		     "exit;" ::
+			     : "memory");
+}
+
+/* A load through a NULL pointer plus 16. */
+SEC("xdp")
+__attribute__((naked)) int null_read(void)
+{
+	asm volatile("r1 = 0;"
+		     "r0 = *(u32 *)(r1 + 16);"
 		     "exit;" ::
 			     : "memory");
 }

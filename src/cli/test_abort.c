@@ -15,6 +15,12 @@
 
 #include "cli/test_io.h"
 
+/* "byte" or "bytes" for @n of them. */
+static const char *bytes(int64_t n)
+{
+	return n == 1 ? "byte" : "bytes";
+}
+
 /* "load of 4 bytes", "bpf_xdp_load_bytes reading 64 bytes". */
 static void what(const struct hr_test_access *a, char *buf, size_t size)
 {
@@ -22,20 +28,20 @@ static void what(const struct hr_test_access *a, char *buf, size_t size)
 
 	switch (a->kind) {
 	case HR_ACCESS_HELPER_READ:
-		snprintf(buf, size, "%s reading %" PRIu32 " bytes", helper,
-			 a->size);
+		snprintf(buf, size, "%s reading %" PRIu32 " %s", helper,
+			 a->size, bytes(a->size));
 		break;
 	case HR_ACCESS_HELPER_WRITE:
-		snprintf(buf, size, "%s writing %" PRIu32 " bytes", helper,
-			 a->size);
+		snprintf(buf, size, "%s writing %" PRIu32 " %s", helper,
+			 a->size, bytes(a->size));
 		break;
 	case HR_ACCESS_ATOMIC:
-		snprintf(buf, size, "atomic access of %" PRIu32 " bytes",
-			 a->size);
+		snprintf(buf, size, "atomic access of %" PRIu32 " %s", a->size,
+			 bytes(a->size));
 		break;
 	default:
-		snprintf(buf, size, "%s of %" PRIu32 " bytes",
-			 hr_access_kind_str(a->kind), a->size);
+		snprintf(buf, size, "%s of %" PRIu32 " %s",
+			 hr_access_kind_str(a->kind), a->size, bytes(a->size));
 	}
 }
 
@@ -55,13 +61,13 @@ static void overrun(const struct hr_test_access *a, char *buf, size_t size)
 
 	buf[0] = '\0';
 	if (a->offset < a->lo)
-		snprintf(buf, size, ", %" PRId64 " bytes %s %s",
-			 a->lo - a->offset,
+		snprintf(buf, size, ", %" PRId64 " %s %s %s", a->lo - a->offset,
+			 bytes(a->lo - a->offset),
 			 a->region == HR_ACCESS_STACK ? "below" : "before",
 			 ends[a->region][0]);
 	else if (end > a->hi)
-		snprintf(buf, size, ", %" PRId64 " bytes past %s", end - a->hi,
-			 ends[a->region][1]);
+		snprintf(buf, size, ", %" PRId64 " %s past %s", end - a->hi,
+			 bytes(end - a->hi), ends[a->region][1]);
 	else if (a->kind == HR_ACCESS_ATOMIC && a->size && a->addr % a->size)
 		snprintf(buf, size, ", not aligned to %" PRIu32 " bytes",
 			 a->size);
@@ -131,7 +137,7 @@ void test_abort_text(const struct hr_test_access *a, char *buf, size_t size)
 			 a->region == HR_ACCESS_GLOBAL ? "global data" :
 							 "a value of map",
 			 a->name ? a->name : "?",
-			 a->region == HR_ACCESS_GLOBAL ? "it" : "the value",
+			 a->region == HR_ACCESS_GLOBAL ? "which" : "the value",
 			 len, over);
 		break;
 	case HR_ACCESS_NULL:

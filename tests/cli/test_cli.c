@@ -74,6 +74,10 @@ static const struct {
 	  "locks taken twice or held at exit and writes outside ring "
 	  "buffer records, on purpose (the verifier refuses them); "
 	  "tests/helpers/test_helper_limits.c checks each abort" },
+	{ "abort_access.o",
+	  "one aborting memory access a region, on purpose (the verifier "
+	  "refuses them); tests/cli/test_abort_access.sh checks each abort's "
+	  "detail under every engine" },
 	{ "skb_meta_dynptr_forged.o",
 	  "dynptrs forged on the stack, on purpose (the verifier refuses "
 	  "them); tests/helpers/test_skb_meta_dynptr.c checks that the run ends" },
