@@ -747,6 +747,9 @@ static void print_json(const struct pipeline *p)
 	json_object_object_add(o, "kernel_mpps",
 			       k ? j3(stat_of(p->k_mpps, p->n)) : NULL);
 	json_object_object_add(o, "ratio", k ? j3(stat_of(r, p->n)) : NULL);
+	/* The RX worker's CPU time a packet (run_timed()), the cpumap
+	 * thread's "how busy is the RX CPU". */
+	json_object_object_add(o, "rx_busy_ns", j3(stat_of(p->busy, p->n)));
 	json_object_object_add(o, "kernel", json_object_new_string(p->k_note));
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);

@@ -60,6 +60,7 @@ struct row {
 	const char *type, *op;
 	unsigned int workers;
 	double hr, k; /* Mops/s, 0 when not measured */
+	double hr_min, hr_max, k_min, k_max; /* over the runs */
 	char note[96];
 };
 
@@ -224,12 +225,15 @@ static void *k_worker(void *arg)
 	return NULL;
 }
 
-/* Mops/s, the median of @nruns runs of @rep, or 0 with @note set. */
+/*
+ * Mops/s, the median of @nruns runs of @rep, or 0 with @note set;
+ * the slowest and the fastest run in *@lo and *@hi when given.
+ */
 static double measure(void *(*fn)(void *), void *prog, unsigned int workers,
 		      uint32_t rep, unsigned int nruns, char *note,
-		      size_t notesz)
+		      size_t notesz, double *lo, double *hi)
 {
-	double v[MAX_RUNS];
+	double v[MAX_RUNS], med;
 	unsigned int r, i;
 
 	for (r = 0; r < nruns; r++) {
@@ -267,7 +271,12 @@ static double measure(void *(*fn)(void *), void *prog, unsigned int workers,
 			v[r] += BMAP_OPS * 1e3 / (w[i].ns > 0 ? w[i].ns : 1);
 		}
 	}
-	return median(v, nruns);
+	med = median(v, nruns); /* sorts @v */
+	if (lo)
+		*lo = v[0];
+	if (hi)
+		*hi = v[nruns - 1];
+	return med;
 }
 
 /* REPEAT for one test run of about target_ms on one worker. */
@@ -278,7 +287,7 @@ static uint32_t calibrate(void *(*fn)(void *), void *prog)
 
 	if (repeat)
 		return repeat;
-	mops = measure(fn, prog, 1, 2000, 1, note, sizeof(note));
+	mops = measure(fn, prog, 1, 2000, 1, note, sizeof(note), NULL, NULL);
 	if (mops <= 0)
 		return 2000;
 	rep = target_ms * 1e3 * mops / BMAP_OPS;
@@ -334,7 +343,8 @@ static void hr_side(struct row *rows, const char *op)
 			char note[96] = "";
 
 			r[w].hr = measure(hr_worker, p, w + 1, rep, runs, note,
-					  sizeof(note));
+					  sizeof(note), &r[w].hr_min,
+					  &r[w].hr_max);
 			add_note(&r[w], "headroom", note);
 		}
 	}
@@ -383,7 +393,8 @@ static void k_side(struct row *rows, const char *op)
 			char note[96] = "";
 
 			r[w].k = measure(k_worker, fd, w + 1, rep, runs, note,
-					 sizeof(note));
+					 sizeof(note), &r[w].k_min,
+					 &r[w].k_max);
 			add_note(&r[w], "kernel", note);
 		}
 	}
@@ -413,10 +424,13 @@ static void print(const struct row *rows, unsigned int n, bool json,
 		for (i = 0; i < n; i++)
 			printf("{\"map\":\"%s\",\"op\":\"%s\",\"workers\":%u,"
 			       "\"headroom_mops\":%.3f,\"kernel_mops\":%.3f,"
+			       "\"headroom_min\":%.3f,\"headroom_max\":%.3f,"
+			       "\"kernel_min\":%.3f,\"kernel_max\":%.3f,"
 			       "\"ratio\":%.3f,\"engine\":\"%s\","
 			       "\"runs\":%u,\"note\":\"%s\"}\n",
 			       rows[i].type, rows[i].op, rows[i].workers,
-			       rows[i].hr, rows[i].k,
+			       rows[i].hr, rows[i].k, rows[i].hr_min,
+			       rows[i].hr_max, rows[i].k_min, rows[i].k_max,
 			       rows[i].k ? rows[i].hr / rows[i].k : 0.0,
 			       engine == HR_ENGINE_INTERP ? "interp" : "jit",
 			       runs, rows[i].note);
