@@ -3,6 +3,7 @@
 #   make            build library, binaries, BPF programs and tests
 #   make demo       install missing packages (as root), build, run the demo
 #   make test       install, build, run every test: "N passed, N failed"
+#   make report     run every benchmark: bench/results/REPORT.md, charts
 #   make SAN=1 test the same, built with -fsanitize=address,undefined
 #   make SAN=thread test   ... with ThreadSanitizer
 #   make format     rewrite sources with clang-format
@@ -63,7 +64,7 @@ BINS      := $(BUILD)/bin/headroom $(BUILD)/bin/headroom-conformance-plugin
 
 FORMAT_SRCS := $(shell find include src tests bench progs fuzz -name '*.[ch]' 2>/dev/null)
 
-.PHONY: all deps demo docs test bench format check-format clean install uninstall shared fuzz fuzz-build fuzz-smoke
+.PHONY: all deps demo docs test bench report format check-format clean install uninstall shared fuzz fuzz-build fuzz-smoke
 .SUFFIXES:
 # Test and bench objects are intermediates GNU make would delete; keep
 # them so that a second make builds nothing.
@@ -93,8 +94,17 @@ test: deps
 	-@$(if $(TESTS),,$(MAKE) --no-print-directory fuzz-build >/dev/null)
 	@BUILD=$(BUILD) tests/run.sh $(RUN_TESTS) $(if $(TESTS),,scripts/fuzz-smoke.sh)
 
+# bench/report runs the others itself: not one of the loop's.
 bench: all
-	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+	@for b in $(filter-out $(BUILD)/bench/report,$(BENCH_BINS)); do \
+		echo "== $$b"; $$b || exit 1; done
+
+# Every benchmark with --json, then bench/results/REPORT.md and its PNG
+# charts (gnuplot); REPORT_OPTS=--quick for a quick look.
+REPORT_OPTS ?=
+report: deps
+	@$(MAKE) --no-print-directory $(BENCH_BINS) $(PROG_OBJS)
+	BUILD=$(BUILD) $(BUILD)/bench/report $(REPORT_OPTS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
