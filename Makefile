@@ -103,7 +103,7 @@ bench: all
 # charts (gnuplot); REPORT_OPTS=--quick for a quick look.
 REPORT_OPTS ?=
 report: deps
-	@$(MAKE) --no-print-directory $(BENCH_BINS) $(PROG_OBJS)
+	@$(MAKE) -s --no-print-directory $(BENCH_BINS) $(PROG_OBJS)
 	BUILD=$(BUILD) $(BUILD)/bench/report $(REPORT_OPTS)
 
 $(BUILD)/obj/%.o: %.c

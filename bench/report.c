@@ -97,6 +97,10 @@ static int find_benches(void)
 	}
 	exe[n] = 0;
 	slash = strrchr(exe, '/');
+	if (!slash) {
+		warnx("/proc/self/exe: '%s' has no directory", exe);
+		return -EINVAL;
+	}
 	*slash = 0;
 	snprintf(bench_dir, sizeof(bench_dir), "%s", exe);
 	/* $BUILD/bench/report: $BUILD/progs for the benchmarks' objects. */
@@ -381,17 +385,27 @@ static void first_line(const char *cmd, char *buf, size_t sz)
 	pclose(f);
 }
 
+/* The commit of the tree the benchmarks were built in ($BUILD/bench). */
 static void git_commit(char *buf, size_t sz)
 {
-	char dirty[16];
+	char cmd[PATH_MAX + 128], dirty[16];
 
-	first_line("git rev-parse --short=12 HEAD 2>/dev/null", buf, sz);
+	buf[0] = 0;
+	if (!strchr(bench_dir, '\'')) {
+		snprintf(cmd, sizeof(cmd),
+			 "git -C '%s' rev-parse --short=12 HEAD 2>/dev/null",
+			 bench_dir);
+		first_line(cmd, buf, sz);
+	}
 	if (!buf[0]) {
 		snprintf(buf, sz, "unknown (not a git checkout)");
 		return;
 	}
-	first_line("git status --porcelain --untracked-files=no 2>/dev/null",
-		   dirty, sizeof(dirty));
+	snprintf(cmd, sizeof(cmd),
+		 "git -C '%s' status --porcelain --untracked-files=no "
+		 "2>/dev/null",
+		 bench_dir);
+	first_line(cmd, dirty, sizeof(dirty));
 	if (dirty[0])
 		strncat(buf, " (with uncommitted changes)",
 			sz - strlen(buf) - 1);
@@ -528,6 +542,27 @@ static int draw(struct chart *c)
 
 /* ---- the tables --------------------------------------------------------- */
 
+/* One line naming the pipelines where headroom is behind the kernel. */
+static void behind(FILE *md, const struct bench *b)
+{
+	size_t i, n = json_object_array_length(b->docs), cnt = 0;
+	struct json_object *o;
+	double r;
+
+	for (i = 0; i < n; i++) {
+		o = json_object_array_get_idx(b->docs, i);
+		r = num(o, "ratio", "median");
+		if (isnan(r) || r >= 1)
+			continue;
+		fprintf(md, "%s%s %.2f",
+			cnt++ ? ", " :
+				"\nBehind the kernel "
+				"(median ratio < 1): ",
+			str(o, "pipeline"), r);
+	}
+	fprintf(md, cnt ? ".\n" : "\nBehind the kernel: none.\n");
+}
+
 static const char *const veth_flows[] = { "1", "2", "100" };
 
 static int datapath_tables(FILE *md)
@@ -576,6 +611,7 @@ static int datapath_tables(FILE *md)
 			bar[1] = spread_of(o, "kernel_mpps");
 		}
 	}
+	behind(md, b);
 	fprintf(md, "\n![bench/datapath](datapath.png)\n\n");
 
 	fprintf(md, "## veth pair: DROP and TX at 1, 2 and 100 flows\n\n"
