@@ -306,27 +306,6 @@ static int reloc_kfunc(struct link *l, uint32_t pc, const struct hr_ld_sym *sym)
 	return 0;
 }
 
-/*
- * A helper the program type lacks in headroom, refused here where the
- * table of the kernel's offer (helpers/offer.h) says why: the kernel
- * lacks it too, or it cannot mean anything outside a kernel, or it is
- * not implemented yet. Unknown IDs are finalize's to name.
- */
-static int check_helper(struct link *l, uint32_t pc)
-{
-	const struct hr_prog_type *type = l->prog->type;
-	int id = l->insns[pc].imm;
-	const char *name = hr_helper_name(id);
-
-	if (!name || type->helper(id))
-		return 0;
-	return hr_ld_error(l->ld, -EINVAL,
-			   "section '%s' insn %u: helper %s (id %d) is not "
-			   "available to %s programs in headroom: %s",
-			   l->prog->sec, pc, name, id, type->name,
-			   hr_offer_helper_why(type->kernel_type, id));
-}
-
 static int reloc_call(struct link *l, uint32_t pc, const struct hr_ld_rel *r)
 {
 	struct hr_loader *ld = l->ld;
@@ -357,7 +336,7 @@ static int reloc_call(struct link *l, uint32_t pc, const struct hr_ld_rel *r)
 		/* No relocation: a call inside the same section. */
 		idx = (int64_t)l->orig_idx[pc] + insn->imm + 1;
 	} else {
-		return check_helper(l, pc); /* finalize resolves it */
+		return 0; /* a helper call, finalize resolves it */
 	}
 	ret = target_pc(l, pc, sec, idx, &dst);
 	if (ret)

@@ -18,18 +18,22 @@ static int resolve_helper(struct hr_prog *prog, uint32_t pc, char *err,
 {
 	int id = prog->insns[pc].imm;
 	const struct hr_helper *h = prog->type->helper(id);
-	const char *name;
+	const char *name, *why;
 
 	if (h) {
 		prog->calls[pc] = h->fn;
 		return 0;
 	}
 	name = hr_helper_name(id);
+	why = prog->type->helper_why ?
+		      prog->type->helper_why(prog->type->kernel_type, id) :
+		      NULL;
 	if (name)
 		snprintf(err, errsz,
 			 "insn %u: helper %s (id %d) is not available to %s "
-			 "programs in headroom",
-			 pc, name, id, prog->type->name);
+			 "programs in headroom%s%s",
+			 pc, name, id, prog->type->name, why ? ": " : "",
+			 why ? why : "");
 	else
 		snprintf(err, errsz, "insn %u: unknown helper id %d", pc, id);
 	return -EINVAL;

@@ -46,6 +46,10 @@ struct hr_prog_type {
 			   bool write);
 	/* The helper @id if this type may call it, else NULL. */
 	const struct hr_helper *(*helper)(int id);
+	/* Why this type may not call helper @id in headroom (the kernel
+	 * lacks it too, or it cannot mean anything here, or it is not
+	 * implemented yet); NULL: no reason to give. */
+	const char *(*helper_why)(int kernel_type, int id);
 	/* The kfunc @name if this type may call it, else NULL. */
 	const struct hr_kfunc *(*kfunc)(const char *name);
 	const char *(*action_name)(uint64_t ret);

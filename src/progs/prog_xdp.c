@@ -83,6 +83,7 @@ const struct hr_prog_type hr_prog_type_xdp = {
 	.ctx_size = sizeof(struct xdp_md),
 	.ctx_access = xdp_ctx_access,
 	.helper = xdp_helper,
+	.helper_why = hr_offer_helper_why,
 	.kfunc = xdp_kfunc,
 	.action_name = xdp_action_name,
 	.abort_ret = XDP_ABORTED,
