@@ -7,6 +7,7 @@
 #ifndef HR_HELPERS_HELPERS_H
 #define HR_HELPERS_HELPERS_H
 
+#include "helpers/offer.h"
 #include "progs/prog.h"
 
 /* Maps (helpers_map.c). */
@@ -97,6 +98,12 @@ extern const struct hr_helper hr_helper_skb_change_tail; /* 38 */
 extern const struct hr_helper hr_helper_skb_pull_data; /* 39 */
 extern const struct hr_helper hr_helper_skb_change_head; /* 43 */
 extern const struct hr_helper hr_helper_skb_adjust_room; /* 50 */
+extern const struct hr_helper hr_helper_skb_change_type; /* 32 */
+extern const struct hr_helper hr_helper_skb_load_bytes_relative; /* 68 */
+
+/* The skb's checksum state (helpers_skb_csum.c). */
+extern const struct hr_helper hr_helper_csum_update; /* 40 */
+extern const struct hr_helper hr_helper_csum_level; /* 135 */
 
 /* What LD_ABS/LD_IND call in tc programs, byte, half and word
  * (helpers_ld_abs.c, progs/ld_abs.h). */

@@ -29,6 +29,7 @@
 #include <arpa/inet.h>
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <linux/pkt_cls.h>
 
 #include "progs/ctx.h"
@@ -237,6 +238,59 @@ static uint64_t skb_load_bytes(uint64_t r1, uint64_t offset, uint64_t to,
 		return ret_int(-EFAULT);
 	}
 	memmove(dst, c->data + off, n);
+	return 0;
+}
+
+/*
+ * bpf_skb_load_bytes_relative(skb, off, to, len, start): from the MAC or
+ * the network header (a tc skb always has its MAC header set), zeroed
+ * with -EFAULT when it passes the tail or off is past 64 KiB.
+ */
+static uint64_t skb_load_bytes_relative(uint64_t r1, uint64_t offset,
+					uint64_t to, uint64_t len,
+					uint64_t start_header,
+					struct hr_run *run)
+{
+	struct hr_tc_ctx *c = tc_ctx(run);
+	uint32_t off = (uint32_t)offset, n = (uint32_t)len;
+	uint8_t *dst = hr_run_mem(run, to, n, true);
+	const uint8_t *start;
+
+	if (!dst)
+		return 0;
+	switch ((uint32_t)start_header) {
+	case BPF_HDR_START_MAC:
+		start = hr_skb_mac_header(c);
+		break;
+	case BPF_HDR_START_NET:
+		start = hr_skb_network_header(run);
+		break;
+	default:
+		start = NULL;
+	}
+	/* In 64 bits: start + off + n never wraps, and a network header a
+	 * helper moved past the tail is caught as well. */
+	if (!start || off > 0xffff ||
+	    (uint64_t)(start - c->head) + off + n >
+		    (uint64_t)(c->data_end - c->head)) {
+		memset(dst, 0, n);
+		return ret_int(-EFAULT);
+	}
+	memmove(dst, start + off, n);
+	return 0;
+}
+
+/* bpf_skb_change_type(skb, type): between PACKET_HOST and
+ * PACKET_OTHERHOST only, from and to. */
+static uint64_t skb_change_type(uint64_t r1, uint64_t type, uint64_t r3,
+				uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	struct hr_tc_ctx *c = tc_ctx(run);
+
+	if (c->skb.pkt_type > PACKET_OTHERHOST ||
+	    (uint32_t)type > PACKET_OTHERHOST)
+		return ret_int(-EINVAL);
+	c->skb.pkt_type = (uint32_t)type;
 	return 0;
 }
 
@@ -660,8 +714,12 @@ static int adjust_room(struct hr_tc_ctx *c, int32_t len_diff, uint32_t mode,
 static uint64_t skb_adjust_room(uint64_t r1, uint64_t len_diff, uint64_t mode,
 				uint64_t flags, uint64_t r5, struct hr_run *run)
 {
-	return done(run, adjust_room(tc_ctx(run), (int32_t)len_diff,
-				     (uint32_t)mode, flags));
+	struct hr_tc_ctx *c = tc_ctx(run);
+	int err = adjust_room(c, (int32_t)len_diff, (uint32_t)mode, flags);
+
+	if (!err && !(flags & BPF_F_ADJ_ROOM_NO_CSUM_RESET))
+		hr_skb_csum_reset_unnecessary(c);
+	return done(run, err);
 }
 
 /* ---- protocol change ---- */
@@ -928,6 +986,18 @@ const struct hr_helper hr_helper_skb_load_bytes = {
 	.id = BPF_FUNC_skb_load_bytes,
 	.name = "bpf_skb_load_bytes",
 	.fn = skb_load_bytes,
+};
+
+const struct hr_helper hr_helper_skb_load_bytes_relative = {
+	.id = BPF_FUNC_skb_load_bytes_relative,
+	.name = "bpf_skb_load_bytes_relative",
+	.fn = skb_load_bytes_relative,
+};
+
+const struct hr_helper hr_helper_skb_change_type = {
+	.id = BPF_FUNC_skb_change_type,
+	.name = "bpf_skb_change_type",
+	.fn = skb_change_type,
 };
 
 const struct hr_helper hr_helper_skb_change_proto = {

@@ -26,4 +26,8 @@ int hr_skb_load_bytes(struct hr_tc_ctx *c, uint32_t off, void *to,
 int hr_skb_store_bytes(struct hr_tc_ctx *c, uint32_t off, const void *from,
 		       uint32_t len, uint64_t flags);
 
+/* __skb_reset_checksum_unnecessary (helpers_skb_csum.c): what
+ * bpf_skb_adjust_room does unless told BPF_F_ADJ_ROOM_NO_CSUM_RESET. */
+void hr_skb_csum_reset_unnecessary(struct hr_tc_ctx *c);
+
 #endif /* HR_HELPERS_HELPERS_SKB_H */

@@ -57,6 +57,11 @@ struct hr_tc_ctx {
 	uint16_t transport_header; /* 0xffff: not set */
 	uint8_t hdr_init;
 	uint8_t encapsulation;
+	/* skb->ip_summed (CHECKSUM_NONE 0, _UNNECESSARY 1; a test run's skb
+	 * and one built from an XDP frame start with none) and
+	 * skb->csum_level (helpers_skb_csum.c). */
+	uint8_t ip_summed;
+	uint8_t csum_level;
 	/* skb->l4_hash and skb->sw_hash behind skb.hash (helpers_tc_net.c). */
 	uint8_t l4_hash;
 	uint8_t sw_hash;

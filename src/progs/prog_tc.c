@@ -65,7 +65,9 @@ static const struct hr_helper *const tc_helpers[] = {
 	&hr_helper_redirect_peer,     &hr_helper_sk_lookup_tcp,
 	&hr_helper_sk_lookup_udp,     &hr_helper_sk_release,
 	&hr_helper_skc_lookup_tcp,    &hr_helper_tcp_check_syncookie,
-	&hr_helper_tcp_gen_syncookie, NULL,
+	&hr_helper_tcp_gen_syncookie, &hr_helper_skb_load_bytes_relative,
+	&hr_helper_skb_change_type,   &hr_helper_csum_update,
+	&hr_helper_csum_level,	      NULL,
 };
 
 static const struct hr_helper *tc_helper(int id)
@@ -114,6 +116,7 @@ const struct hr_prog_type hr_prog_type_tc = {
 	.ctx_size = sizeof(struct __sk_buff),
 	.ctx_access = tc_ctx_access,
 	.helper = tc_helper,
+	.helper_why = hr_offer_helper_why,
 	.kfunc = tc_kfunc,
 	.action_name = tc_action_name,
 	.abort_ret = TC_ACT_SHOT,
