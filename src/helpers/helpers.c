@@ -50,6 +50,7 @@ const struct hr_helper *const hr_base_helpers[] = {
 	&hr_helper_spin_lock,
 	&hr_helper_spin_unlock,
 	&hr_helper_trace_vprintk,
+	&hr_helper_strncmp,
 	&hr_helper_get_current_pid_tgid,
 	&hr_helper_get_ns_current_pid_tgid,
 	&hr_helper_get_current_uid_gid,

@@ -120,6 +120,8 @@ extern const struct hr_helper hr_helper_redirect_neigh; /* 152 */
 extern const struct hr_helper hr_helper_redirect_peer; /* 155 */
 /* bpf_trace_vprintk (helpers_misc.c), in the base set. */
 extern const struct hr_helper hr_helper_trace_vprintk; /* 177 */
+/* bpf_strncmp (helpers_misc.c), in the base set. */
+extern const struct hr_helper hr_helper_strncmp; /* 182 */
 
 /* Socket lookups over an empty socket table, XDP and tc (helpers_sock.c). */
 extern const struct hr_helper hr_helper_sk_lookup_tcp; /* 84 */

@@ -539,6 +539,37 @@ static uint64_t trace_vprintk(uint64_t fmt, uint64_t fmt_size, uint64_t data,
 	return trace_emit(run, fmt, fmt_size, args, len / 8);
 }
 
+/*
+ * long bpf_strncmp(s1, s1_sz, s2): lib/string.c's strncmp, -1, 0 or 1,
+ * bytes compared unsigned. The kernel's verifier proves s2 a NUL-ended
+ * string of a read-only map; here each byte of it is checked as read.
+ */
+static uint64_t strncmp_fn(uint64_t s1, uint64_t s1_sz, uint64_t s2,
+			   uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	uint32_t n = (uint32_t)s1_sz, i;
+	const uint8_t *a = hr_run_mem(run, s1, n, false), *b;
+
+	if (!a)
+		return 0;
+	for (i = 0; i < n; i++) {
+		b = hr_run_mem(run, s2 + i, 1, false);
+		if (!b)
+			return 0;
+		if (a[i] != *b)
+			return a[i] < *b ? (uint64_t)-1 : 1;
+		if (!a[i])
+			break;
+	}
+	return 0;
+}
+
+const struct hr_helper hr_helper_strncmp = {
+	.id = 182, /* BPF_FUNC_strncmp */
+	.name = "bpf_strncmp",
+	.fn = strncmp_fn,
+};
+
 const struct hr_helper hr_helper_trace_vprintk = {
 	.id = 177, /* BPF_FUNC_trace_vprintk */
 	.name = "bpf_trace_vprintk",

@@ -136,7 +136,7 @@ const struct hr_offer hr_helper_offer[] = {
 	{ .id = 178, .types = X | T, .why = WHY_SOCK },
 	{ .id = 180, .types = X | T, .why = WHY_TASK },
 	{ .id = 181, .types = X | T },
-	{ .id = 182, .types = X | T, .why = WHY_TODO },
+	{ .id = 182, .types = X | T },
 	{ .id = 188, .types = X },
 	{ .id = 189, .types = X },
 	{ .id = 190, .types = X },
