@@ -1104,6 +1104,21 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 			return -1;
 		r0 = scalar(0, UINT64_MAX, true);
 		break;
+	case BPF_FUNC_skb_load_bytes_relative:
+		/* skb_load_bytes' arguments and the header to start from. */
+		if (s->r[1].t != R_CTX || s->r[1].off ||
+		    s->r[2].t != R_SCALAR || s->r[5].t != R_SCALAR) {
+			set_unknown(w, pc, "%s arguments", helper_name(id));
+			return -1;
+		}
+		n = size_arg(w, s, pc, 4);
+		if (n < 0 || mem_arg(w, s, pc, 3, n ? n : 1, true))
+			return -1;
+		r0 = scalar(0, UINT64_MAX, true);
+		break;
+	case BPF_FUNC_csum_level:
+	case BPF_FUNC_csum_update:
+	case BPF_FUNC_skb_change_type:
 	case BPF_FUNC_xdp_adjust_head:
 	case BPF_FUNC_xdp_adjust_meta:
 	case BPF_FUNC_xdp_adjust_tail:
@@ -1116,6 +1131,9 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 		break;
 	case BPF_FUNC_ktime_get_ns:
 	case BPF_FUNC_ktime_get_boot_ns:
+	case BPF_FUNC_ktime_get_coarse_ns:
+	case BPF_FUNC_ktime_get_tai_ns:
+	case BPF_FUNC_jiffies64:
 	case BPF_FUNC_get_prandom_u32:
 	case BPF_FUNC_get_current_pid_tgid:
 	case BPF_FUNC_get_current_uid_gid:
