@@ -91,6 +91,10 @@ struct state {
 	struct slot s[MAX_STACK / 8];
 	uint32_t refs[MAX_REFS], ref_insn[MAX_REFS];
 	int nrefs;
+	/* The kernel's active_rcu_lock (6.18: a flag, RCU sections do not
+	 * nest) and active_preempt_locks (a depth: they do). */
+	bool rcu;
+	uint32_t preempt;
 	uint32_t pc;
 	uint32_t depth; /* instructions on this path */
 	bool soft;
@@ -962,6 +966,47 @@ static bool is_hint_kfunc(hr_helper_fn fn)
 		      fn == hr_kfunc_xdp_metadata_rx_vlan_tag.fn);
 }
 
+/* bpf_rcu_read_lock/_unlock and bpf_preempt_disable/_enable, as
+ * check_kfunc_call tracks them: an RCU section may not open inside
+ * another, preemption sections nest, and an unlock or enable with none
+ * open is refused at the call. They take no argument and return void, so
+ * R0 is left uninitialized with R1-R5. 1 when @k is none of them. */
+static int section_kfunc(struct walk *w, struct state *s, uint32_t pc,
+			 const struct hr_kfunc *k)
+{
+	int i;
+
+	if (k == &hr_kfunc_rcu_read_lock) {
+		if (s->rcu)
+			return fault(w, s, pc,
+				     "nested rcu read lock (kernel function "
+				     "%s)",
+				     k->name);
+		s->rcu = true;
+	} else if (k == &hr_kfunc_rcu_read_unlock) {
+		if (!s->rcu)
+			return fault(w, s, pc,
+				     "unmatched rcu read unlock (kernel "
+				     "function %s)",
+				     k->name);
+		s->rcu = false;
+	} else if (k == &hr_kfunc_preempt_disable) {
+		s->preempt++;
+	} else if (k == &hr_kfunc_preempt_enable) {
+		if (!s->preempt)
+			return fault(w, s, pc,
+				     "unmatched attempt to enable preemption "
+				     "(kernel function %s)",
+				     k->name);
+		s->preempt--;
+	} else {
+		return 1;
+	}
+	for (i = 0; i <= 5; i++)
+		s->r[i] = (struct reg){ .t = R_NONE };
+	return 0;
+}
+
 /* A helper or kfunc call; 0 to go on, -1 when the path ends. */
 static int call(struct walk *w, struct state *s, uint32_t pc,
 		const struct hr_insn *in)
@@ -972,7 +1017,15 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 
 	if (in->src == HR_CALL_KFUNC) {
 		hr_helper_fn fn = w->prog->calls ? w->prog->calls[pc] : NULL;
+		const struct hr_kfunc *k =
+			w->prog->kfuncs ? w->prog->kfuncs[pc] : NULL;
 
+		if (k) {
+			int ret = section_kfunc(w, s, pc, k);
+
+			if (ret <= 0)
+				return ret;
+		}
 		if (!is_hint_kfunc(fn)) {
 			set_unknown(w, pc,
 				    "a kfunc call this check does not "
@@ -1431,6 +1484,8 @@ static uint64_t state_hash(const struct state *s)
 	}
 	for (i = 0; i < s->nrefs; i++)
 		h = mix(h, s->refs[i]);
+	/* refsafe(): states with other section depths are not equal. */
+	h = mix(h, (uint64_t)s->rcu | (uint64_t)s->preempt << 32);
 	return mix(h, (uint64_t)s->nrefs);
 }
 
@@ -1648,15 +1703,26 @@ static int walk_path(struct walk *w, struct state *s)
 				break;
 			}
 			if (op == HR_EXIT && cls == HR_JMP) {
-				if (s->r[0].t == R_NONE) {
-					fault(w, s, pc, "R0 !read_ok");
-					goto end;
-				}
+				/* check_resource_leak (references, then
+				 * open sections) before check_return_code. */
 				if (s->nrefs) {
 					fault(w, s, pc,
 					      "Unreleased reference id=%u "
 					      "alloc_insn=%u",
 					      s->refs[0], s->ref_insn[0]);
+					goto end;
+				}
+				if (s->rcu || s->preempt) {
+					fault(w, s, pc,
+					      "BPF_EXIT instruction in main "
+					      "prog cannot be used inside "
+					      "%s-ed region",
+					      s->rcu ? "bpf_rcu_read_lock" :
+						       "bpf_preempt_disable");
+					goto end;
+				}
+				if (s->r[0].t == R_NONE) {
+					fault(w, s, pc, "R0 !read_ok");
 					goto end;
 				}
 				if (s->r[0].t != R_SCALAR && w->tc)

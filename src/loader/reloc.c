@@ -32,6 +32,7 @@ struct link {
 	struct hr_prog *prog;
 	struct hr_insn *insns;
 	hr_helper_fn *calls;
+	const struct hr_kfunc **kfuncs;
 	/* Per program instruction: the section instruction it came from. */
 	uint32_t *orig_sec;
 	uint32_t *orig_idx;
@@ -50,7 +51,7 @@ static int resize(void *pp, size_t n, size_t size)
 	return 0;
 }
 
-/* Makes room for @need instructions in the four parallel arrays. */
+/* Makes room for @need instructions in the five parallel arrays. */
 static int link_grow(struct link *l, uint32_t need)
 {
 	uint32_t cap = l->cap ? l->cap : 64;
@@ -61,6 +62,7 @@ static int link_grow(struct link *l, uint32_t need)
 		return 0;
 	if (resize(&l->insns, cap, sizeof(*l->insns)) ||
 	    resize(&l->calls, cap, sizeof(*l->calls)) ||
+	    resize(&l->kfuncs, cap, sizeof(*l->kfuncs)) ||
 	    resize(&l->orig_sec, cap, sizeof(*l->orig_sec)) ||
 	    resize(&l->orig_idx, cap, sizeof(*l->orig_idx)))
 		return -ENOMEM;
@@ -94,6 +96,7 @@ static int append_func(struct link *l, uint32_t sec, uint32_t start,
 	       (size_t)cnt * HR_INSN_SZ);
 	for (i = 0; i < cnt; i++) {
 		l->calls[l->cnt + i] = NULL;
+		l->kfuncs[l->cnt + i] = NULL;
 		l->orig_sec[l->cnt + i] = sec;
 		l->orig_idx[l->cnt + i] = start + i;
 	}
@@ -303,6 +306,7 @@ static int reloc_kfunc(struct link *l, uint32_t pc, const struct hr_ld_sym *sym)
 	insn->imm = 0;
 	insn->off = 0;
 	l->calls[pc] = k->fn;
+	l->kfuncs[pc] = k;
 	return 0;
 }
 
@@ -386,6 +390,7 @@ static void link_free(struct link *l)
 {
 	free(l->insns);
 	free(l->calls);
+	free(l->kfuncs);
 	free(l->orig_sec);
 	free(l->orig_idx);
 	free(l->funcs);
@@ -424,9 +429,11 @@ int hr_ld_link_prog(struct hr_loader *ld, struct hr_prog *prog, uint32_t sec,
 	}
 	prog->insns = l.insns;
 	prog->calls = l.calls;
+	prog->kfuncs = l.kfuncs;
 	prog->cnt = l.cnt;
 	l.insns = NULL;
 	l.calls = NULL;
+	l.kfuncs = NULL;
 	link_free(&l);
 	return 0;
 }

@@ -148,6 +148,7 @@ int hr_ld_abs_expand(struct hr_prog *prog, const hr_helper_fn fns[3], char *err,
 {
 	struct hr_insn *ni = NULL, seq[SEQ_MAX];
 	hr_helper_fn *nc = NULL;
+	const struct hr_kfunc **nk = NULL;
 	uint32_t *newpos = NULL, pc, n, k, newcnt = 0, found = 0;
 	const char *why;
 	int ret = 0;
@@ -188,7 +189,8 @@ int hr_ld_abs_expand(struct hr_prog *prog, const hr_helper_fn fns[3], char *err,
 	newpos[prog->cnt] = newcnt;
 	ni = calloc(newcnt, sizeof(*ni));
 	nc = calloc(newcnt, sizeof(*nc));
-	if (!ni || !nc) {
+	nk = calloc(newcnt, sizeof(*nk));
+	if (!ni || !nc || !nk) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -208,6 +210,8 @@ int hr_ld_abs_expand(struct hr_prog *prog, const hr_helper_fn fns[3], char *err,
 			ni[at] = in;
 			if (prog->calls)
 				nc[at] = prog->calls[pc];
+			if (prog->kfuncs)
+				nk[at] = prog->kfuncs[pc];
 			continue;
 		}
 		n = expand_one(&in, seq);
@@ -219,14 +223,18 @@ int hr_ld_abs_expand(struct hr_prog *prog, const hr_helper_fn fns[3], char *err,
 	}
 	free(prog->insns);
 	free(prog->calls);
+	free(prog->kfuncs);
 	prog->insns = ni;
 	prog->calls = nc;
+	prog->kfuncs = nk;
 	prog->cnt = newcnt;
 	ni = NULL;
 	nc = NULL;
+	nk = NULL;
 out:
 	free(ni);
 	free(nc);
+	free(nk);
 	free(newpos);
 	return ret;
 }

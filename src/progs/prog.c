@@ -170,5 +170,6 @@ void hr_prog_free(struct hr_prog *prog)
 	free(prog->sec);
 	free(prog->insns);
 	free(prog->calls);
+	free(prog->kfuncs);
 	free(prog);
 }

@@ -73,6 +73,9 @@ struct hr_prog {
 	/* Per instruction: resolved helper/kfunc, filled by finalize (the
 	 * loader sets kfunc entries, finalize the helper ones). */
 	hr_helper_fn *calls;
+	/* Per instruction: the kfunc a call resolves to, NULL elsewhere
+	 * (several kfuncs share one fn; headroom check needs which). */
+	const struct hr_kfunc **kfuncs;
 	struct hr_vm_prog vm;
 	struct hr_object *obj;
 };
