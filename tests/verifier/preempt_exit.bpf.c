@@ -1,11 +1,6 @@
 /* Nested bpf_preempt_disable left open by one level at the return. */
 #include "v.h"
 
-extern void bpf_preempt_disable(void) __ksym;
-extern void bpf_preempt_enable(void) __ksym;
-extern void bpf_rcu_read_lock(void) __ksym;
-extern void bpf_rcu_read_unlock(void) __ksym;
-
 SEC("xdp") int bad_preempt_exit(struct xdp_md *ctx)
 {
 	bpf_preempt_disable();

@@ -1,9 +1,6 @@
 /* One bpf_preempt_enable more than there were bpf_preempt_disable. */
 #include "v.h"
 
-extern void bpf_preempt_disable(void) __ksym;
-extern void bpf_preempt_enable(void) __ksym;
-
 SEC("tc") int bad_preempt_unmatched(struct __sk_buff *skb)
 {
 	bpf_preempt_disable();

@@ -1,9 +1,6 @@
 /* A return from inside a bpf_rcu_read_lock section. */
 #include "v.h"
 
-extern void bpf_rcu_read_lock(void) __ksym;
-extern void bpf_rcu_read_unlock(void) __ksym;
-
 SEC("tc") int bad_rcu_exit(struct __sk_buff *skb)
 {
 	bpf_rcu_read_lock();

@@ -2,9 +2,6 @@
  * (active_rcu_lock is a flag), unlike preemption sections. */
 #include "v.h"
 
-extern void bpf_rcu_read_lock(void) __ksym;
-extern void bpf_rcu_read_unlock(void) __ksym;
-
 SEC("tc") int bad_rcu_nested(struct __sk_buff *skb)
 {
 	bpf_rcu_read_lock();

@@ -1,9 +1,6 @@
 /* bpf_rcu_read_unlock on a path that took no bpf_rcu_read_lock. */
 #include "v.h"
 
-extern void bpf_rcu_read_lock(void) __ksym;
-extern void bpf_rcu_read_unlock(void) __ksym;
-
 SEC("xdp") int bad_rcu_unmatched(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data;

@@ -2,11 +2,6 @@
  * check_resource_leak names the RCU one. */
 #include "v.h"
 
-extern void bpf_rcu_read_lock(void) __ksym;
-extern void bpf_rcu_read_unlock(void) __ksym;
-extern void bpf_preempt_disable(void) __ksym;
-extern void bpf_preempt_enable(void) __ksym;
-
 SEC("tc") int bad_section_exit(struct __sk_buff *skb)
 {
 	bpf_preempt_disable();

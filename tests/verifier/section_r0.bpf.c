@@ -1,9 +1,6 @@
 /* The section kfuncs return void: R0 set before one is clobbered. */
 #include "v.h"
 
-extern void bpf_rcu_read_lock(void) __ksym;
-extern void bpf_rcu_read_unlock(void) __ksym;
-
 SEC("xdp") NAKED int bad_section_r0(void)
 {
 	asm volatile("call %[lock];"

@@ -2,9 +2,6 @@
  * before check_return_code, so the open section is what the kernel names. */
 #include "v.h"
 
-extern void bpf_preempt_disable(void) __ksym;
-extern void bpf_preempt_enable(void) __ksym;
-
 SEC("xdp") NAKED int bad_section_r0_exit(void)
 {
 	asm volatile("call %[off];"

@@ -2,9 +2,6 @@
  * check_resource_leak reports the reference before the section. */
 #include "v.h"
 
-extern void bpf_rcu_read_lock(void) __ksym;
-extern void bpf_rcu_read_unlock(void) __ksym;
-
 SEC("tc") int bad_sk_section(struct __sk_buff *skb)
 {
 	struct bpf_sock_tuple t = {};

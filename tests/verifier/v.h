@@ -15,4 +15,10 @@
 
 char _license[] SEC("license") = "GPL";
 
+/* The RCU and preemption section kfuncs (kernel/bpf/helpers.c). */
+extern void bpf_rcu_read_lock(void) __ksym;
+extern void bpf_rcu_read_unlock(void) __ksym;
+extern void bpf_preempt_disable(void) __ksym;
+extern void bpf_preempt_enable(void) __ksym;
+
 #endif
