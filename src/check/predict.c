@@ -1212,6 +1212,29 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 		break;
 	case BPF_FUNC_get_smp_processor_id:
 		break;
+	case BPF_FUNC_tail_call:
+		/* check_resource_leak once the arguments pass; when the
+		 * call falls through, it returned void (R0 unset) and left
+		 * packet pointers valid (6.18, confirmed on the kernel). */
+		if (s->r[1].t != R_CTX || s->r[1].off ||
+		    s->r[2].t != R_MAP_PTR ||
+		    s->r[2].map->attr.type != BPF_MAP_TYPE_PROG_ARRAY ||
+		    s->r[3].t != R_SCALAR) {
+			set_unknown(w, pc, "%s arguments", helper_name(id));
+			return -1;
+		}
+		if (s->nrefs)
+			return fault(w, s, pc,
+				     "Unreleased reference id=%u alloc_insn=%u",
+				     s->refs[0], s->ref_insn[0]);
+		if (s->rcu || s->preempt)
+			return fault(w, s, pc,
+				     "tail_call cannot be used inside %s-ed "
+				     "region",
+				     s->rcu ? "bpf_rcu_read_lock" :
+					      "bpf_preempt_disable");
+		r0 = (struct reg){ .t = R_NONE };
+		break;
 	case BPF_FUNC_redirect:
 		if (s->r[1].t != R_SCALAR || s->r[2].t != R_SCALAR) {
 			set_unknown(w, pc, "redirect arguments");
