@@ -43,7 +43,12 @@
 #define HR_LPM_FLAG_IM 1u
 /* Address space reserved at most for one trie's nodes. */
 #define HR_LPM_POOL_MAX_BYTES (1ull << 36)
-#define HR_LPM_RESERVE_MIN 256u
+/* The reuse distance's floor: a lookup's caller holding the value while
+ * a writer churns must keep it for longer than a scheduler tick, even
+ * under a sanitizer's slowdown (256 was crossed in test_map_types under
+ * ThreadSanitizer on a loaded 2-CPU host). Untouched nodes cost no
+ * memory (MAP_NORESERVE). */
+#define HR_LPM_RESERVE_MIN 8192u
 #define HR_LPM_RESERVE_MAX 65536u
 
 struct hr_lpm_node {
