@@ -7,7 +7,9 @@
  *   drop        generator -> XDP_DROP
  *               kernel: BPF_PROG_TEST_RUN live frames (BPF_F_TEST_XDP_
  *               LIVE_FRAMES) on lo, XDP_DROP
- *   veth-drop-F generator (F flows) -> bpf_redirect -> veth A => B: DROP
+ *   veth-drop-F generator (F flows) -> bpf_redirect -> veth A => B: DROP,
+ *               A and B polled on the RX worker (the kernel runs B's NAPI
+ *               on the transmitting CPU)
  *               kernel: live frames on veth A in a netns of our own,
  *               bench_inject giving F source ports and XDP_TX to B,
  *               B drops and counts (per-CPU array)
@@ -253,8 +255,11 @@ static void hr_veth(struct pipeline *p, double *mpps, double *busy, bool tx)
 	hr_dev_attach_xdp(gen, prog_of(redir, NULL));
 	hr_dev_attach_xdp(a, prog_of(va, NULL));
 	hr_dev_attach_xdp(b, prog_of(vb, NULL));
+	/* Both ends on the RX worker, as in the kernel: veth_xdp_xmit's
+	 * flush (__veth_xdp_flush) schedules the peer's NAPI on the CPU
+	 * that transmits, so its live-frames run does all on one CPU. */
 	hr_dp_assign_queue(dp, a, 0, 0);
-	hr_dp_assign_queue(dp, b, 0, 1);
+	hr_dp_assign_queue(dp, b, 0, 0);
 	hr_dev_open(gen);
 	hr_dev_open(a);
 	hr_dev_open(b);
