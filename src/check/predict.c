@@ -1146,26 +1146,18 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 	case BPF_FUNC_xdp_load_bytes:
 	case BPF_FUNC_xdp_store_bytes:
 	case BPF_FUNC_skb_load_bytes:
+	case BPF_FUNC_skb_load_bytes_relative:
+		/* _relative: the same, and the header to start from. */
 		if (s->r[1].t != R_CTX || s->r[1].off ||
-		    s->r[2].t != R_SCALAR) {
+		    s->r[2].t != R_SCALAR ||
+		    (id == BPF_FUNC_skb_load_bytes_relative &&
+		     s->r[5].t != R_SCALAR)) {
 			set_unknown(w, pc, "%s arguments", helper_name(id));
 			return -1;
 		}
 		n = size_arg(w, s, pc, 4);
 		if (n < 0 || mem_arg(w, s, pc, 3, n ? n : 1,
 				     id != BPF_FUNC_xdp_store_bytes))
-			return -1;
-		r0 = scalar(0, UINT64_MAX, true);
-		break;
-	case BPF_FUNC_skb_load_bytes_relative:
-		/* skb_load_bytes' arguments and the header to start from. */
-		if (s->r[1].t != R_CTX || s->r[1].off ||
-		    s->r[2].t != R_SCALAR || s->r[5].t != R_SCALAR) {
-			set_unknown(w, pc, "%s arguments", helper_name(id));
-			return -1;
-		}
-		n = size_arg(w, s, pc, 4);
-		if (n < 0 || mem_arg(w, s, pc, 3, n ? n : 1, true))
 			return -1;
 		r0 = scalar(0, UINT64_MAX, true);
 		break;
