@@ -103,40 +103,53 @@ static void print_text(const struct hr_prog_type *t, const struct hr_offer *o)
 		printf("\t%-44s refused: %s\n", label, hr_offer_why(o));
 }
 
+/* How many of @n @rows the kernel offers @t, and of those headroom
+ * implements. */
+static void count_rows(const struct hr_prog_type *t,
+		       const struct hr_offer *rows, size_t n,
+		       unsigned int *offered, unsigned int *impl)
+{
+	unsigned int bit = hr_offer_type(t->kernel_type);
+	size_t i;
+
+	*offered = *impl = 0;
+	for (i = 0; i < n; i++)
+		if (rows[i].types & bit) {
+			(*offered)++;
+			*impl += implemented(t, &rows[i]);
+		}
+}
+
+static void list_rows(const struct feature_cfg *cfg,
+		      const struct hr_prog_type *t, const struct hr_offer *rows,
+		      size_t n)
+{
+	unsigned int bit = hr_offer_type(t->kernel_type);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!(rows[i].types & bit))
+			continue;
+		if (cfg->json)
+			print_json(t, &rows[i]);
+		else
+			print_text(t, &rows[i]);
+	}
+}
+
 static void list_type(const struct feature_cfg *cfg,
 		      const struct hr_prog_type *t)
 {
-	unsigned int bit = hr_offer_type(t->kernel_type);
-	unsigned int nh = 0, nk = 0, ih = 0, ik = 0;
-	size_t i;
+	unsigned int nh, nk, ih, ik;
 
-	for (i = 0; i < hr_helper_offer_cnt; i++)
-		if (hr_helper_offer[i].types & bit) {
-			nh++;
-			ih += implemented(t, &hr_helper_offer[i]);
-		}
-	for (i = 0; i < hr_kfunc_offer_cnt; i++)
-		if (hr_kfunc_offer[i].types & bit) {
-			nk++;
-			ik += implemented(t, &hr_kfunc_offer[i]);
-		}
+	count_rows(t, hr_helper_offer, hr_helper_offer_cnt, &nh, &ih);
+	count_rows(t, hr_kfunc_offer, hr_kfunc_offer_cnt, &nk, &ik);
 	if (!cfg->json)
 		printf("%s programs: Linux 6.18 offers %u helpers and %u "
 		       "kfuncs; headroom implements %u and %u\n",
 		       t->name, nh, nk, ih, ik);
-	for (i = 0; i < hr_helper_offer_cnt + hr_kfunc_offer_cnt; i++) {
-		const struct hr_offer *o =
-			i < hr_helper_offer_cnt ?
-				&hr_helper_offer[i] :
-				&hr_kfunc_offer[i - hr_helper_offer_cnt];
-
-		if (!(o->types & bit))
-			continue;
-		if (cfg->json)
-			print_json(t, o);
-		else
-			print_text(t, o);
-	}
+	list_rows(cfg, t, hr_helper_offer, hr_helper_offer_cnt);
+	list_rows(cfg, t, hr_kfunc_offer, hr_kfunc_offer_cnt);
 }
 
 /* One cell of the Markdown table: what a program of @t gets. */
@@ -192,23 +205,14 @@ static void print_markdown(void)
 	       "to that type. `headroom feature --kernel` checks the table "
 	       "against the live kernel.\n\n");
 	for (t = 0; t < NTYPES; t++) {
-		const struct hr_prog_type *pt = prog_types[t];
-		unsigned int bit = hr_offer_type(pt->kernel_type);
-		unsigned int n = 0, impl = 0;
-		size_t i;
+		unsigned int nh, nk, ih, ik;
 
-		for (i = 0; i < hr_helper_offer_cnt + hr_kfunc_offer_cnt; i++) {
-			const struct hr_offer *o =
-				i < hr_helper_offer_cnt ?
-					&hr_helper_offer[i] :
-					&hr_kfunc_offer[i - hr_helper_offer_cnt];
-
-			if (o->types & bit) {
-				n++;
-				impl += implemented(pt, o);
-			}
-		}
-		printf("- %s: %u of %u implemented\n", pt->name, impl, n);
+		count_rows(prog_types[t], hr_helper_offer, hr_helper_offer_cnt,
+			   &nh, &ih);
+		count_rows(prog_types[t], hr_kfunc_offer, hr_kfunc_offer_cnt,
+			   &nk, &ik);
+		printf("- %s: %u of %u implemented\n", prog_types[t]->name,
+		       ih + ik, nh + nk);
 	}
 	printf("\n## Helpers\n\n");
 	markdown_rows(hr_helper_offer, hr_helper_offer_cnt);
