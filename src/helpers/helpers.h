@@ -147,6 +147,11 @@ extern const struct hr_kfunc hr_kfunc_dynptr_from_skb;
 extern const struct hr_kfunc hr_kfunc_dynptr_slice;
 extern const struct hr_kfunc hr_kfunc_dynptr_slice_rdwr;
 extern const struct hr_kfunc hr_kfunc_dynptr_from_skb_meta; /* tc only */
+/* Defines kfunc hr_kfunc_@sym, the kernel's bpf_@sym, calling @func. */
+#define HR_KFUNC(sym, func)                                           \
+	const struct hr_kfunc hr_kfunc_##sym = { .name = "bpf_" #sym, \
+						 .fn = func }
+
 /* The dynptr kfuncs for any dynptr type (kfuncs_dynptr_ops.c). */
 extern const struct hr_kfunc hr_kfunc_dynptr_size;
 extern const struct hr_kfunc hr_kfunc_dynptr_is_null;

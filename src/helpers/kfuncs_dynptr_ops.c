@@ -172,14 +172,10 @@ static uint64_t dynptr_memset(uint64_t p, uint64_t r_off, uint64_t r_size,
 	return 0;
 }
 
-#define KFUNC(sym, func)                                              \
-	const struct hr_kfunc hr_kfunc_##sym = { .name = "bpf_" #sym, \
-						 .fn = func }
-
-KFUNC(dynptr_size, dynptr_size);
-KFUNC(dynptr_is_null, dynptr_is_null);
-KFUNC(dynptr_is_rdonly, dynptr_is_rdonly);
-KFUNC(dynptr_adjust, dynptr_adjust);
-KFUNC(dynptr_clone, dynptr_clone);
-KFUNC(dynptr_copy, dynptr_copy);
-KFUNC(dynptr_memset, dynptr_memset);
+HR_KFUNC(dynptr_size, dynptr_size);
+HR_KFUNC(dynptr_is_null, dynptr_is_null);
+HR_KFUNC(dynptr_is_rdonly, dynptr_is_rdonly);
+HR_KFUNC(dynptr_adjust, dynptr_adjust);
+HR_KFUNC(dynptr_clone, dynptr_clone);
+HR_KFUNC(dynptr_copy, dynptr_copy);
+HR_KFUNC(dynptr_memset, dynptr_memset);

@@ -92,14 +92,10 @@ static uint64_t section_marker(uint64_t r1, uint64_t r2, uint64_t r3,
 	return 0;
 }
 
-#define KFUNC(sym, func)                                              \
-	const struct hr_kfunc hr_kfunc_##sym = { .name = "bpf_" #sym, \
-						 .fn = func }
-
-KFUNC(iter_num_new, iter_num_new);
-KFUNC(iter_num_next, iter_num_next);
-KFUNC(iter_num_destroy, iter_num_destroy);
-KFUNC(rcu_read_lock, section_marker);
-KFUNC(rcu_read_unlock, section_marker);
-KFUNC(preempt_disable, section_marker);
-KFUNC(preempt_enable, section_marker);
+HR_KFUNC(iter_num_new, iter_num_new);
+HR_KFUNC(iter_num_next, iter_num_next);
+HR_KFUNC(iter_num_destroy, iter_num_destroy);
+HR_KFUNC(rcu_read_lock, section_marker);
+HR_KFUNC(rcu_read_unlock, section_marker);
+HR_KFUNC(preempt_disable, section_marker);
+HR_KFUNC(preempt_enable, section_marker);
