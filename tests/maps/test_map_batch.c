@@ -288,6 +288,7 @@ static void errors(struct pair *p)
 {
 	uint8_t past[MAXK];
 	uint32_t big = 0x7fffffff;
+	uint32_t n = p->c->ordered ? 4 : MAXN;
 
 	compare_one(p, "elem_flags 1", NULL, false, false, false, 4, 1);
 	compare_one(p, "BPF_F_LOCK", NULL, false, false, false, 4, BPF_F_LOCK);
@@ -295,9 +296,15 @@ static void errors(struct pair *p)
 		    1ull << 40);
 	compare_one(p, "count 0", NULL, false, false, false, 0, 0);
 	compare_one(p, "count 0, NULL buffers", NULL, true, true, true, 0, 0);
-	compare_one(p, "NULL keys", NULL, false, true, false, 4, 0);
-	compare_one(p, "NULL values", NULL, false, false, true, 4, 0);
-	compare_one(p, "NULL out_batch", NULL, true, false, false, 4, 0);
+	/*
+	 * The kernel's hash walk refuses with -ENOSPC, before it copies
+	 * anything out, a first bucket holding more entries than the count;
+	 * with a random hash seed that bucket may hold 5 of a full map's 64.
+	 * A count no bucket exceeds makes the copy, and its -EFAULT, certain.
+	 */
+	compare_one(p, "NULL keys", NULL, false, true, false, n, 0);
+	compare_one(p, "NULL values", NULL, false, false, true, n, 0);
+	compare_one(p, "NULL out_batch", NULL, true, false, false, n, 0);
 	compare_one(p, "NULL out_batch, all", NULL, true, false, false, MAXN,
 		    0);
 	compare_one(p, "exact count", NULL, false, false, false, p->c->fill, 0);
