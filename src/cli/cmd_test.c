@@ -298,8 +298,9 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 	struct test_cfg *cfg = st->cfg;
 	size_t len = pkt->len, in_len = cfg->meta_len + len;
 	/* Room for the packet grown by a tail adjustment into its last
-	 * fragment, or into the frame's tailroom. */
-	size_t out_cap = in_len + 2 * 4096;
+	 * fragment or the frame's tailroom, or by a tc helper into a head
+	 * reallocated up to 64 KiB (test_run_tc.c). */
+	size_t out_cap = in_len + 65536;
 	uint8_t *in = malloc(in_len ? in_len : 1), *out = malloc(out_cap);
 	struct test_result r = { .index = st->index, .ts_ns = pkt->ts_ns };
 	struct hr_test_hints hints;

@@ -22,7 +22,9 @@
 #include "headroom/map.h"
 #include "headroom/object.h"
 
-#define OUT_CAP (4096 * 3)
+/* An XDP packet with its fragments, or a tc packet whose head a helper
+ * grew (up to 64 KiB, as headroom allows: test_run_tc.c). */
+#define OUT_CAP (4096 * 32)
 
 struct test_kernel {
 	struct bpf_object *obj;

@@ -77,7 +77,7 @@ static void registry_del(struct hr_pool *pool)
  * fits in 32 bits. MAP_32BIT (x86-64) asks for the low 2 GiB; elsewhere, or
  * when that is full, hints at addresses below 4 GiB are tried and checked.
  */
-static void *map_low(size_t bytes)
+void *hr_mem_low(size_t bytes)
 {
 	static const uintptr_t hints[] = { 0x40000000u, 0x80000000u,
 					   0x10000000u, 0xc0000000u };
@@ -106,6 +106,12 @@ static void *map_low(size_t bytes)
 	return NULL;
 }
 
+void hr_mem_low_free(void *mem, size_t bytes)
+{
+	if (mem)
+		munmap(mem, bytes);
+}
+
 int hr_pool_create(uint32_t nframes, struct hr_pool **pool)
 {
 	struct hr_pool *p;
@@ -123,7 +129,7 @@ int hr_pool_create(uint32_t nframes, struct hr_pool **pool)
 	p->state = calloc(nframes, sizeof(*p->state));
 	if (!p->free_stack || !p->state)
 		goto err;
-	p->base = map_low(p->bytes);
+	p->base = hr_mem_low(p->bytes);
 	if (!p->base) {
 		hr_pr_warn("pool: no room for %u frames below 4 GiB\n",
 			   nframes);

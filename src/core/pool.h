@@ -51,4 +51,12 @@ uint64_t hr_pool_bad_puts(const struct hr_pool *pool);
  * pool is in a small process-wide registry; lookups take no lock. */
 struct hr_pool *hr_pool_of(const void *addr);
 
+/*
+ * @bytes of zeroed memory whose every byte, and the address one past the
+ * end, fits in 32 bits (for packet buffers that are not frames: a test
+ * run's skb head grown past its frame); NULL when there is none.
+ */
+void *hr_mem_low(size_t bytes);
+void hr_mem_low_free(void *mem, size_t bytes);
+
 #endif /* HR_CORE_POOL_H */

@@ -8,8 +8,10 @@
  * The skb is linear and lives in one frame: head .. head + frame_sz,
  * minus the shinfo tailroom. Where the kernel would reallocate the head
  * (skb_cow, pskb_expand_head) the packet is moved inside its frame, so a
- * program sees the same success; only growth past the whole frame fails,
- * with -ENOMEM, where the kernel would allocate a bigger buffer. The skb
+ * program sees the same success; growth past the whole frame reallocates
+ * the head as pskb_expand_head does where the skb's owner can
+ * (hr_tc_ctx.expand_head: test runs), and fails with -ENOMEM where it
+ * cannot (the datapath's pool frames). The skb
  * is CHECKSUM_NONE, as those of BPF_PROG_TEST_RUN and of XDP_PASS are, so
  * skb->csum bookkeeping has nothing to do.
  *
@@ -49,6 +51,8 @@
 /* SKB_MAX_ALLOC: four pages minus the shinfo. */
 #define HR_SKB_MAX_LEN (16384u - HR_SKB_SHINFO_SIZE)
 #define HR_CSUM_MANGLED_0 0xffffu
+/* NET_SKB_PAD: max(32, L1_CACHE_BYTES), 64 on x86-64. */
+#define HR_NET_SKB_PAD 64u
 /* BPF_F_IPV6 of bpf_l4_csum_replace (6.16): only skb->csum cares. */
 #define HR_F_IPV6 (1ull << 7)
 
@@ -140,13 +144,32 @@ static void shift_headers(struct hr_tc_ctx *c, long delta)
 		c->transport_header = (uint16_t)(c->transport_header + delta);
 }
 
+/* pskb_expand_head past the frame, where the skb's owner can give it a
+ * bigger head: @nhead rounded up to NET_SKB_PAD, as __skb_cow asks. */
+static int skb_expand_head(struct hr_tc_ctx *c, uint64_t nhead, uint64_t ntail)
+{
+	int err;
+
+	nhead = (nhead + HR_NET_SKB_PAD - 1) & ~(uint64_t)(HR_NET_SKB_PAD - 1);
+	if (!c->expand_head || nhead > INT_MAX || ntail > INT_MAX)
+		return -ENOMEM;
+	err = c->expand_head(c, (uint32_t)nhead, (uint32_t)ntail);
+	if (err)
+		return err;
+	c->meta_len = 0; /* skb_metadata_clear */
+	shift_headers(c, (long)nhead);
+	return 0;
+}
+
 /*
  * __skb_cow / __skb_grow: @head bytes of headroom (skb_headroom(), data -
  * head: the metadata is part of it) and @tail bytes of tailroom. When one
  * side is short the kernel reallocates the head (pskb_expand_head), which
  * in 6.18 clears the metadata; here the packet then moves inside its
- * frame. -ENOMEM when the frame cannot hold it (the kernel would allocate
- * a bigger buffer).
+ * frame, and when the frame cannot hold it the head is reallocated as the
+ * kernel's callers ask: the headroom short by @head rounded up to
+ * NET_SKB_PAD (__skb_cow), the tailroom short by exactly @tail
+ * (__skb_grow).
  */
 static int skb_room(struct hr_tc_ctx *c, uint32_t head, uint32_t tail)
 {
@@ -158,7 +181,8 @@ static int skb_room(struct hr_tc_ctx *c, uint32_t head, uint32_t tail)
 	if (hroom >= head && troom >= tail)
 		return 0;
 	if (hroom + troom < (size_t)head + tail)
-		return -ENOMEM;
+		return skb_expand_head(c, hroom < head ? head - hroom : 0,
+				       troom < tail ? tail - troom : 0);
 	c->meta_len = 0; /* skb_metadata_clear */
 	new_h = hroom < head ? head : hroom - (tail - troom);
 	delta = (long)new_h - (long)hroom;

@@ -69,6 +69,16 @@ struct hr_tc_ctx {
 	uint32_t clone_cnt;
 	uint32_t clone_ifindex;
 	uint64_t clone_flags;
+	/*
+	 * pskb_expand_head past the frame: gives the skb a bigger head with
+	 * @nhead more bytes in front and at least @ntail more behind, 0 or
+	 * -ENOMEM. Set by test runs, which own their skb's memory; NULL in
+	 * the datapath, whose skbs live in pool frames that cannot grow, so
+	 * growth past the frame is -ENOMEM there.
+	 */
+	int (*expand_head)(struct hr_tc_ctx *c, uint32_t nhead, uint32_t ntail);
+	void *grown; /* the head expand_head made (NULL: the frame) */
+	size_t grown_sz;
 };
 
 static inline uint32_t hr_ptr32(const void *p)

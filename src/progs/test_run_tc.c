@@ -80,6 +80,50 @@ static void eth_type_trans(const uint8_t *pkt, uint32_t len,
 		skb->protocol = htons(ETH_P_802_2);
 }
 
+/* SKB_DATA_ALIGN: SMP_CACHE_BYTES, 64 on x86-64. */
+#define SKB_DATA_ALIGN(x) (((x) + 63u) & ~(uint64_t)63u)
+/* The skb's header offsets from head are 16 bits, as the kernel's are:
+ * no head may be bigger (only a GSO skb's bpf_skb_change_head, which has
+ * no length limit, could ask for one; the kernel would fail it too). */
+#define TC_TEST_HEAD_MAX 65536u
+
+/*
+ * pskb_expand_head for the test run's skb: a new head of the old one plus
+ * @nhead in front and @ntail behind, cache-aligned, plus the shinfo,
+ * rounded up as kmalloc_reserve rounds (past a page, the page allocator's
+ * power of two), so the tailroom after it is the kernel's. The old bytes
+ * go @nhead in; the old head is released (the frame at the run's end).
+ */
+static int tc_test_expand_head(struct hr_tc_ctx *c, uint32_t nhead,
+			       uint32_t ntail)
+{
+	uint64_t osize = c->frame_sz - HR_SKB_SHINFO_SIZE;
+	uint64_t size =
+		SKB_DATA_ALIGN(osize + nhead + ntail) + HR_SKB_SHINFO_SIZE;
+	size_t data_off = (size_t)(c->data - c->head);
+	size_t len = (size_t)(c->data_end - c->data);
+	uint64_t alloc = HR_FRAME_SIZE;
+	uint8_t *head;
+
+	while (alloc < size)
+		alloc <<= 1;
+	if (alloc > TC_TEST_HEAD_MAX)
+		return -ENOMEM;
+	head = hr_mem_low((size_t)alloc);
+	if (!head)
+		return -ENOMEM;
+	memcpy(head + nhead, c->head, data_off + len);
+	if (c->grown)
+		hr_mem_low_free(c->grown, c->grown_sz);
+	c->grown = head;
+	c->grown_sz = (size_t)alloc;
+	c->head = head;
+	c->data = head + nhead + data_off;
+	c->data_end = c->data + len;
+	c->frame_sz = (uint32_t)alloc;
+	return 0;
+}
+
 static void tc_sync(void *priv, struct hr_run *run)
 {
 	hr_tc_ctx_sync(priv, run);
@@ -157,6 +201,7 @@ int hr_tc_test_run(struct hr_prog *prog, struct hr_test_run_opts *o)
 	c.data = (uint8_t *)frame + TC_TEST_HEADROOM;
 	c.data_end = c.data + size;
 	c.frame_sz = HR_FRAME_SIZE;
+	c.expand_head = tc_test_expand_head;
 	memcpy(c.data, o->data_in, size);
 	skb_ctx_fill(&c, &in, size);
 	/* The kernel pulls the IP header of IPv4 and IPv6 packets before the
@@ -188,6 +233,7 @@ int hr_tc_test_run(struct hr_prog *prog, struct hr_test_run_opts *o)
 		ret = hr_ctx_finish(o, &out, sizeof(out));
 	}
 out:
+	hr_mem_low_free(c.grown, c.grown_sz);
 	hr_test_frame_put(frame);
 	return ret;
 }

@@ -279,8 +279,11 @@ static void test_nat(void)
 
 static void test_change_head(void)
 {
-	static const uint32_t rooms[] = { 0,   1,    14,    64,	       65,
-					  200, 3000, 16064, 0xffffffff };
+	/* Past one frame the head is reallocated (pskb_expand_head), in
+	 * the kernel and here alike; 16064 - 58 fills SKB_MAX_ALLOC. */
+	static const uint32_t rooms[] = { 0,	 1,	14,    64,	  65,
+					  200,	 3000,	4000,  4096,	  8000,
+					  16006, 16007, 16064, 0xffffffff };
 	struct __sk_buff s;
 	uint32_t len = ipv4_tcp(pkt, 4), i;
 	char label[64];
@@ -288,13 +291,13 @@ static void test_change_head(void)
 	for (i = 0; i < sizeof(rooms) / sizeof(rooms[0]); i++) {
 		cb_set(&s, rooms[i], 0, 0, 0, 0);
 		snprintf(label, sizeof(label), "change_head %u", rooms[i]);
-		/* Past the frame headroom would reallocate in the kernel;
-		 * headroom moves the packet inside its frame, so results
-		 * agree up to what one frame holds. */
-		if (rooms[i] > 3000 && rooms[i] < 0xffffffff)
-			continue;
 		run("tc_change_head", pkt, len, &s, label, &res);
 	}
+	cb_set(&s, 8000, 0, 0, 0, 0);
+	run("tc_change_head", pkt, len, &s, "change_head 8000", &res);
+	CHECK_EQ(res.retval, 0);
+	CHECK_EQ(res.size_out, len + 8000);
+	CHECK(!memcmp(res.out + 8000, pkt, len), "packet behind 8000 zeroes");
 	cb_set(&s, 14, 1, 0, 0, 0);
 	run("tc_change_head", pkt, len, &s, "change_head flags", &res);
 	CHECK_EQ((int)res.retval, -EINVAL);
@@ -306,15 +309,16 @@ static void test_change_head(void)
 
 static void test_change_tail(void)
 {
-	static const uint32_t lens[] = { 0,   13,   14,	  15,	 40,   58,
-					 100, 1500, 3000, 16064, 16065 };
+	/* The MTU selftests' 4096 and 4110; past one frame the head is
+	 * reallocated, up to SKB_MAX_ALLOC (16064). */
+	static const uint32_t lens[] = { 0,    13,   14,    15,	  40,	58,
+					 100,  1500, 3000,  3712, 3713, 4096,
+					 4110, 9000, 16064, 16065 };
 	struct __sk_buff s;
 	uint32_t len = ipv4_tcp(pkt, 4), i;
 	char label[64];
 
 	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
-		if (lens[i] > 3000 && lens[i] <= 16064)
-			continue; /* beyond one frame (see change_head) */
 		cb_set(&s, lens[i], 0, 0, 0, 0);
 		snprintf(label, sizeof(label), "change_tail %u", lens[i]);
 		run("tc_change_tail", pkt, len, &s, label, &res);
@@ -329,14 +333,20 @@ static void test_change_tail(void)
 	cb_set(&s, 1000, 0, 0, 0, 0);
 	run("tc_change_tail", pkt, len, &s, "change_tail 1000", &res);
 	CHECK_EQ(res.size_out, 1000);
+	cb_set(&s, 16064, 0, 0, 0, 0);
+	run("tc_change_tail", pkt, len, &s, "change_tail 16064", &res);
+	CHECK_EQ(res.retval, 0);
+	CHECK_EQ(res.size_out, 16064);
+	CHECK(!memcmp(res.out, pkt, len) && res.out[16063] == 0,
+	      "packet kept, growth zeroed");
 }
 
 static void test_adjust_room(void)
 {
-	static const int32_t diffs_[] = { 0,	4,	8,	 20,
-					  40,	-4,	-20,	 -40,
-					  -37,	-38,	-39,	 -0xfff,
-					  1500, 0x1000, -0x1000, -100 };
+	static const int32_t diffs_[] = { 0,	   4,	   8,	  20,	40,
+					  -4,	   -20,	   -40,	  -37,	-38,
+					  -39,	   -0xfff, 0xfff, 1500, 0x1000,
+					  -0x1000, -100 };
 	static const uint64_t flags[] = {
 		0,
 		BPF_F_ADJ_ROOM_FIXED_GSO,
