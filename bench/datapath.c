@@ -83,6 +83,9 @@ struct pipeline {
 	/* Why this run's kernel figure means nothing (printed as '-'). */
 	const char *k_skip;
 	double hr_mpps[MAX_RUNS], k_mpps[MAX_RUNS], busy[MAX_RUNS];
+	/* The share of the packets headroom dropped on the way (a full
+	 * cpumap ring or RPS backlog): set by hr for its run, kept by run. */
+	double drop_share, dropped[MAX_RUNS];
 	int n;
 };
 
@@ -295,6 +298,14 @@ struct cpumap_val {
 	uint32_t prog_fd;
 };
 
+/* Frames the RX worker (0) could not put on entry @key's full ring. */
+static double cpumap_drops(struct hr_map *map, uint32_t key)
+{
+	struct hr_cpumap_enq_stats e;
+
+	return hr_cpumap_enqueue_stats(map, 0, key, &e) ? 0 : (double)e.drops;
+}
+
 static void hr_cpumap_run(struct pipeline *p, double *mpps, double *busy,
 			  bool pass)
 {
@@ -323,6 +334,8 @@ static void hr_cpumap_run(struct pipeline *p, double *mpps, double *busy,
 	hr_dev_open(gen);
 	hr_dev_open(sink);
 	t = run_timed(dp, gen, busy);
+	p->drop_share = cpumap_drops(hr_object_find_map(cm, "cpu_map"), key) /
+			(double)hr_dev_gen_sent(gen);
 	*mpps = (double)(pass ? percpu_sum(hr_object_find_map(tc, "tc_seen"),
 					   0) :
 				percpu_sum(hr_object_find_map(cm,
@@ -367,6 +380,9 @@ static void hr_meta_run(struct pipeline *p, double *mpps, double *busy,
 	hr_dev_open(gen);
 	hr_dev_open(sink);
 	t = run_timed(dp, gen, busy);
+	/* RPS: what full backlogs dropped (cpu_backlog). */
+	p->drop_share = (double)counters(gen).drops_total /
+			(double)hr_dev_gen_sent(gen);
 	*mpps = (double)percpu_sum(hr_object_find_map(tc, "tc_seen"),
 				   meta ? 1 : 0) /
 		t / 1e6;
@@ -844,6 +860,8 @@ static void print_json(const struct pipeline *p)
 	/* The RX worker's CPU time a packet (run_timed()), the cpumap
 	 * thread's "how busy is the RX CPU". */
 	json_object_object_add(o, "rx_busy_ns", j3(stat_of(p->busy, p->n)));
+	json_object_object_add(o, "dropped_share",
+			       j3(stat_of(p->dropped, p->n)));
 	json_object_object_add(o, "kernel",
 			       json_object_new_string(p->k_skip ? p->k_skip :
 								  p->k_note));
@@ -866,7 +884,11 @@ static void print_text(const struct pipeline *p)
 	else
 		printf("   %6s %6s %6s   %5s %5s %5s", "-", "-", "-", "-", "-",
 		       "-");
-	printf("  %s\n", p->k_skip ? p->k_skip : p->k_note);
+	printf("  %s", p->k_skip ? p->k_skip : p->k_note);
+	if (stat_of(p->dropped, p->n).med > 0)
+		printf(" (headroom dropped %.1f%%)",
+		       100 * stat_of(p->dropped, p->n).med);
+	printf("\n");
 }
 
 /* ---- --breakdown ------------------------------------------------------ */
@@ -1033,8 +1055,10 @@ int main(int argc, char **argv)
 
 			if (!wanted(only, p->name))
 				continue;
+			p->drop_share = 0;
 			p->hr(p, &p->hr_mpps[r], &busy);
 			p->busy[r] = busy;
+			p->dropped[r] = p->drop_share;
 			if (kernel && p->k)
 				p->k_mpps[r] = p->k(p);
 			p->n = r + 1;

@@ -581,9 +581,12 @@ static void cpumap_vs_rps(FILE *md, struct json_object *cp,
 		"\nIn headroom, cpumap-pass (skb built on the remote "
 		"worker) against rps (skb built on the RX worker): %.2f "
 		"against %.2f Mpps delivered (cpumap-pass / rps %.2f); the "
-		"RX worker busy %.1f against %.1f ns a packet (%.2f). ",
+		"RX worker busy %.1f against %.1f ns a packet (%.2f); "
+		"dropped on a full ring or backlog %.1f%% against %.1f%%. ",
 		d_cp, d_rps, d_rps > 0 ? d_cp / d_rps : NAN, b_cp, b_rps,
-		b_rps > 0 ? b_cp / b_rps : NAN);
+		b_rps > 0 ? b_cp / b_rps : NAN,
+		100 * num(cp, "dropped_share", "median"),
+		100 * num(rps, "dropped_share", "median"));
 	if (isnan(k_rps))
 		fprintf(md, "The kernel's rps has no figure (%s). ",
 			str(rps, "kernel"));
