@@ -86,6 +86,8 @@ struct pipeline {
 	/* The share of the packets headroom dropped on the way (a full
 	 * cpumap ring or RPS backlog): set by hr for its run, kept by run. */
 	double drop_share, dropped[MAX_RUNS];
+	/* The same for the kernel (rps: its backlog's drops), < 0: none. */
+	double k_drop_share, k_dropped[MAX_RUNS];
 	int n;
 };
 
@@ -582,12 +584,43 @@ enum k_veth_kind { KV_DROP, KV_TX, KV_META, KV_META_BASE, KV_RPS };
 #define K_RPS_RX_CPU 0
 #define K_RPS_CPU 1
 
-/* What a child measured: the rate, and the share of it tc counted on
- * K_RPS_CPU (KV_RPS only). */
+/* What a child measured: the rate, and (KV_RPS only) the share of it
+ * tc counted on K_RPS_CPU and the share of the packets K_RPS_CPU's
+ * backlog dropped. */
 struct k_result {
 	double mpps;
 	double remote_share;
+	double drop_share;
 };
+
+/* The "dropped" column of /proc/net/softnet_stat for @cpu: skbs its
+ * backlog refused (all namespaces: the machine's, not only ours). */
+static uint64_t k_backlog_drops(int cpu)
+{
+	unsigned int v[13];
+	uint64_t drops = 0;
+	char line[512];
+	FILE *f = fopen("/proc/net/softnet_stat", "r");
+	int row = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		int n = sscanf(line,
+			       "%x %x %*x %*x %*x %*x %*x %*x %*x %*x "
+			       "%*x %*x %x",
+			       &v[0], &v[1], &v[12]);
+
+		/* The 13th column is the CPU (5.10 on), else the row. */
+		if (n >= 2 && (n == 3 ? (int)v[12] : row) == cpu) {
+			drops = v[1];
+			break;
+		}
+		row++;
+	}
+	fclose(f);
+	return drops;
+}
 
 /* KV_RPS: the child, and so the sender, stays on K_RPS_RX_CPU. */
 static int k_pin_rx_cpu(void)
@@ -605,11 +638,11 @@ static void k_veth_child(const char *ns, enum k_veth_kind kind, uint32_t flows,
 			 int fd)
 {
 	struct bpf_object *inj = NULL, *va = NULL, *vb = NULL, *tc = NULL;
-	struct k_result res = { 0, 0 };
+	struct k_result res = { 0, 0, -1 };
 	char path[256];
 	int nsfd, ia, ib;
 	double t0, t;
-	uint64_t done = 0, last, remote = 0;
+	uint64_t done = 0, last, remote = 0, drops0;
 	LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_INGRESS);
 	LIBBPF_OPTS(bpf_tc_opts, tco, .handle = 1, .priority = 1);
 
@@ -646,6 +679,7 @@ static void k_veth_child(const char *ns, enum k_veth_kind kind, uint32_t flows,
 	if (bpf_xdp_attach(ia, k_prog(va, NULL), XDP_FLAGS_DRV_MODE, NULL) ||
 	    bpf_xdp_attach(ib, k_prog(vb, NULL), XDP_FLAGS_DRV_MODE, NULL))
 		goto out;
+	drops0 = k_backlog_drops(K_RPS_CPU);
 	t0 = now_s();
 	k_live(k_prog(inj, NULL), ia);
 	/* Until the NAPIs (and the stack) have drained. */
@@ -663,6 +697,9 @@ static void k_veth_child(const char *ns, enum k_veth_kind kind, uint32_t flows,
 	} while (done != last);
 	res.mpps = (double)done / (t - t0) / 1e6;
 	res.remote_share = done ? (double)remote / (double)done : 0;
+	if (kind == KV_RPS)
+		res.drop_share = (double)(k_backlog_drops(K_RPS_CPU) - drops0) /
+				 (double)count;
 out:
 	if (write(fd, &res, sizeof(res)) != sizeof(res))
 		_exit(1);
@@ -703,7 +740,7 @@ static int k_rps_cpus(void)
  * or queue state carries over. */
 static struct k_result k_veth_run(enum k_veth_kind kind, uint32_t flows)
 {
-	struct k_result res = { 0, 0 };
+	struct k_result res = { 0, 0, -1 };
 	char cmd[512];
 	int p[2], st;
 	pid_t pid;
@@ -764,6 +801,7 @@ static double k_rps(struct pipeline *p)
 		return 0;
 	}
 	res = k_veth_run(KV_RPS, p->flows);
+	p->k_drop_share = res.drop_share;
 	if (res.mpps <= 0)
 		p->k_skip = "the netns with rps_cpus on hrbB could not be "
 			    "set up, or its run failed";
@@ -862,6 +900,10 @@ static void print_json(const struct pipeline *p)
 	json_object_object_add(o, "rx_busy_ns", j3(stat_of(p->busy, p->n)));
 	json_object_object_add(o, "dropped_share",
 			       j3(stat_of(p->dropped, p->n)));
+	json_object_object_add(o, "kernel_dropped_share",
+			       k && stat_of(p->k_dropped, p->n).min >= 0 ?
+				       j3(stat_of(p->k_dropped, p->n)) :
+				       NULL);
 	json_object_object_add(o, "kernel",
 			       json_object_new_string(p->k_skip ? p->k_skip :
 								  p->k_note));
@@ -888,6 +930,10 @@ static void print_text(const struct pipeline *p)
 	if (stat_of(p->dropped, p->n).med > 0)
 		printf(" (headroom dropped %.1f%%)",
 		       100 * stat_of(p->dropped, p->n).med);
+	if (kernel && p->k && !p->k_skip &&
+	    stat_of(p->k_dropped, p->n).min >= 0)
+		printf(" (kernel dropped %.1f%%)",
+		       100 * stat_of(p->k_dropped, p->n).med);
 	printf("\n");
 }
 
@@ -1059,8 +1105,10 @@ int main(int argc, char **argv)
 			p->hr(p, &p->hr_mpps[r], &busy);
 			p->busy[r] = busy;
 			p->dropped[r] = p->drop_share;
+			p->k_drop_share = -1;
 			if (kernel && p->k)
 				p->k_mpps[r] = p->k(p);
+			p->k_dropped[r] = p->k_drop_share;
 			p->n = r + 1;
 		}
 	netns_del();

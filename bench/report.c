@@ -593,8 +593,9 @@ static void cpumap_vs_rps(FILE *md, struct json_object *cp,
 	else
 		fprintf(md,
 			"The kernel's rps (veth B, rps_cpus on its rx-0): "
-			"%.2f Mpps. ",
-			k_rps);
+			"%.2f Mpps, %.1f%% dropped by its backlog. ",
+			k_rps,
+			100 * num(rps, "kernel_dropped_share", "median"));
 	fprintf(md, "cpumap-pass has no kernel figure (%s).\n\n",
 		str(cp, "kernel"));
 }
