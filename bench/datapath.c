@@ -26,6 +26,12 @@
  *               for the kfuncs) and the same tc program, counting in tc
  *   cpumap-pass headroom only: cpumap, the skb built on the remote worker
  *               and delivered through tc there (counted by bench_tc)
+ *   rps         generator -> XDP_PASS -> skb built on the RX worker ->
+ *               RPS by its hash to worker 1's backlog -> tc (bench_tc)
+ *               there -> delivered: the RPS-like baseline of cpumap-pass
+ *               kernel: veth B with XDP_PASS and bench_tc, RPS on its
+ *               rx-0 to CPU 1 (rps_cpus), live frames sent from CPU 0;
+ *               delivered as counted by tc on CPU 1
  *
  * Each figure is the median of --runs runs (default 5) with min and max;
  * the ratio is headroom / kernel of each run, its median, min and max.
@@ -74,7 +80,14 @@ struct pipeline {
 	void (*hr)(struct pipeline *p, double *mpps, double *busy);
 	double (*k)(struct pipeline *p);
 	const char *k_note;
+	/* Why this run's kernel figure means nothing (printed as '-'). */
+	const char *k_skip;
 	double hr_mpps[MAX_RUNS], k_mpps[MAX_RUNS], busy[MAX_RUNS];
+	/* The share of the packets headroom dropped on the way (a full
+	 * cpumap ring or RPS backlog): set by hr for its run, kept by run. */
+	double drop_share, dropped[MAX_RUNS];
+	/* The same for the kernel (rps: its backlog's drops), < 0: none. */
+	double k_drop_share, k_dropped[MAX_RUNS];
 	int n;
 };
 
@@ -287,6 +300,14 @@ struct cpumap_val {
 	uint32_t prog_fd;
 };
 
+/* Frames the RX worker (0) could not put on entry @key's full ring. */
+static double cpumap_drops(struct hr_map *map, uint32_t key)
+{
+	struct hr_cpumap_enq_stats e;
+
+	return hr_cpumap_enqueue_stats(map, 0, key, &e) ? 0 : (double)e.drops;
+}
+
 static void hr_cpumap_run(struct pipeline *p, double *mpps, double *busy,
 			  bool pass)
 {
@@ -315,6 +336,8 @@ static void hr_cpumap_run(struct pipeline *p, double *mpps, double *busy,
 	hr_dev_open(gen);
 	hr_dev_open(sink);
 	t = run_timed(dp, gen, busy);
+	p->drop_share = cpumap_drops(hr_object_find_map(cm, "cpu_map"), key) /
+			(double)hr_dev_gen_sent(gen);
 	*mpps = (double)(pass ? percpu_sum(hr_object_find_map(tc, "tc_seen"),
 					   0) :
 				percpu_sum(hr_object_find_map(cm,
@@ -336,9 +359,10 @@ static void hr_cpumap_pass(struct pipeline *p, double *mpps, double *busy)
 	hr_cpumap_run(p, mpps, busy, true);
 }
 
-/* gen -> XDP (hints + metadata, or plain PASS) -> skb -> tc -> sink. */
+/* gen -> XDP (hints + metadata, or plain PASS) -> skb -> tc -> sink;
+ * @rps: the skb steered from worker 0 to worker 1 before tc (RPS). */
 static void hr_meta_run(struct pipeline *p, double *mpps, double *busy,
-			bool meta)
+			bool meta, bool rps)
 {
 	struct hr_datapath *dp = new_dp();
 	struct hr_object *x =
@@ -353,9 +377,14 @@ static void hr_meta_run(struct pipeline *p, double *mpps, double *busy,
 	hr_dev_attach_xdp(gen, prog_of(x, NULL));
 	hr_dev_attach_tc(gen, prog_of(tc, NULL));
 	hr_dev_set_stack(gen, sink);
+	if (rps && hr_dev_set_rps(gen, 0, 1u << 1))
+		die("cannot set RPS on the generator's queue");
 	hr_dev_open(gen);
 	hr_dev_open(sink);
 	t = run_timed(dp, gen, busy);
+	/* RPS: what full backlogs dropped (cpu_backlog). */
+	p->drop_share = (double)counters(gen).drops_total /
+			(double)hr_dev_gen_sent(gen);
 	*mpps = (double)percpu_sum(hr_object_find_map(tc, "tc_seen"),
 				   meta ? 1 : 0) /
 		t / 1e6;
@@ -366,12 +395,17 @@ static void hr_meta_run(struct pipeline *p, double *mpps, double *busy,
 
 static void hr_meta(struct pipeline *p, double *mpps, double *busy)
 {
-	hr_meta_run(p, mpps, busy, true);
+	hr_meta_run(p, mpps, busy, true, false);
 }
 
 static void hr_meta_base(struct pipeline *p, double *mpps, double *busy)
 {
-	hr_meta_run(p, mpps, busy, false);
+	hr_meta_run(p, mpps, busy, false, false);
+}
+
+static void hr_rps(struct pipeline *p, double *mpps, double *busy)
+{
+	hr_meta_run(p, mpps, busy, false, true);
 }
 
 /* ---- kernel side ------------------------------------------------------ */
@@ -450,8 +484,10 @@ static int k_prog(struct bpf_object *obj, const char *name)
 	return p ? bpf_program__fd(p) : -1;
 }
 
-static uint64_t k_percpu_sum(struct bpf_object *obj, const char *map,
-			     uint32_t key)
+/* Entry @key of per-CPU array @map: the sum over CPUs, and CPU @cpu's
+ * value in @at (when not NULL). */
+static uint64_t k_percpu_read(struct bpf_object *obj, const char *map,
+			      uint32_t key, int cpu, uint64_t *at)
 {
 	uint64_t vals[256], s = 0;
 	int ncpu = libbpf_num_possible_cpus(), i;
@@ -462,7 +498,15 @@ static uint64_t k_percpu_sum(struct bpf_object *obj, const char *map,
 		return 0;
 	for (i = 0; i < ncpu; i++)
 		s += vals[i];
+	if (at)
+		*at = cpu >= 0 && cpu < ncpu ? vals[cpu] : 0;
 	return s;
+}
+
+static uint64_t k_percpu_sum(struct bpf_object *obj, const char *map,
+			     uint32_t key)
+{
+	return k_percpu_read(obj, map, key, -1, NULL);
 }
 
 /* Live-frames test run of @prog_fd on @ifindex; seconds it took. */
@@ -533,24 +577,80 @@ static double k_cpumap(struct pipeline *p)
 	return (double)n / (t - t0) / 1e6;
 }
 
-enum k_veth_kind { KV_DROP, KV_TX, KV_META, KV_META_BASE };
+enum k_veth_kind { KV_DROP, KV_TX, KV_META, KV_META_BASE, KV_RPS };
 
-/* In a child inside netns @ns: the kernel's veth pipelines; writes the
- * rate to @fd. */
+/* The CPUs of the kernel's RPS pipeline: the sender (and B's NAPI, which
+ * runs where the sender flushes), and the one B's rx-0 steers to. */
+#define K_RPS_RX_CPU 0
+#define K_RPS_CPU 1
+
+/* What a child measured: the rate, and (KV_RPS only) the share of it
+ * tc counted on K_RPS_CPU and the share of the packets K_RPS_CPU's
+ * backlog dropped. */
+struct k_result {
+	double mpps;
+	double remote_share;
+	double drop_share;
+};
+
+/* The "dropped" column of /proc/net/softnet_stat for @cpu: skbs its
+ * backlog refused (all namespaces: the machine's, not only ours). */
+static uint64_t k_backlog_drops(int cpu)
+{
+	unsigned int v[13];
+	uint64_t drops = 0;
+	char line[512];
+	FILE *f = fopen("/proc/net/softnet_stat", "r");
+	int row = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		int n = sscanf(line,
+			       "%x %x %*x %*x %*x %*x %*x %*x %*x %*x "
+			       "%*x %*x %x",
+			       &v[0], &v[1], &v[12]);
+
+		/* The 13th column is the CPU (5.10 on), else the row. */
+		if (n >= 2 && (n == 3 ? (int)v[12] : row) == cpu) {
+			drops = v[1];
+			break;
+		}
+		row++;
+	}
+	fclose(f);
+	return drops;
+}
+
+/* KV_RPS: the child, and so the sender, stays on K_RPS_RX_CPU. */
+static int k_pin_rx_cpu(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(K_RPS_RX_CPU, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* In a child inside netns @ns: the kernel's veth pipelines; writes a
+ * struct k_result to @fd. */
 static void k_veth_child(const char *ns, enum k_veth_kind kind, uint32_t flows,
 			 int fd)
 {
 	struct bpf_object *inj = NULL, *va = NULL, *vb = NULL, *tc = NULL;
+	struct k_result res = { 0, 0, -1 };
 	char path[256];
 	int nsfd, ia, ib;
-	double t0, t, mpps = 0;
-	uint64_t done = 0, last;
+	double t0, t;
+	uint64_t done = 0, last, remote = 0, drops0;
 	LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_INGRESS);
 	LIBBPF_OPTS(bpf_tc_opts, tco, .handle = 1, .priority = 1);
 
 	snprintf(path, sizeof(path), "/var/run/netns/%s", ns);
 	nsfd = open(path, O_RDONLY);
 	if (nsfd < 0 || setns(nsfd, CLONE_NEWNET))
+		goto out;
+	if (kind == KV_RPS && k_pin_rx_cpu())
 		goto out;
 	ia = (int)if_nametoindex("hrbA");
 	ib = (int)if_nametoindex("hrbB");
@@ -568,7 +668,7 @@ static void k_veth_child(const char *ns, enum k_veth_kind kind, uint32_t flows,
 			    "touch", kind == KV_TX, 0);
 	if (!inj || !va || !vb)
 		goto out;
-	if (kind == KV_META || kind == KV_META_BASE) {
+	if (kind == KV_META || kind == KV_META_BASE || kind == KV_RPS) {
 		tc = k_open("bench_tc.o", NULL, 0, NULL, 0, 0);
 		hook.ifindex = ib;
 		tco.prog_fd = tc ? k_prog(tc, NULL) : -1;
@@ -579,6 +679,7 @@ static void k_veth_child(const char *ns, enum k_veth_kind kind, uint32_t flows,
 	if (bpf_xdp_attach(ia, k_prog(va, NULL), XDP_FLAGS_DRV_MODE, NULL) ||
 	    bpf_xdp_attach(ib, k_prog(vb, NULL), XDP_FLAGS_DRV_MODE, NULL))
 		goto out;
+	drops0 = k_backlog_drops(K_RPS_CPU);
 	t0 = now_s();
 	k_live(k_prog(inj, NULL), ia);
 	/* Until the NAPIs (and the stack) have drained. */
@@ -591,11 +692,16 @@ static void k_veth_child(const char *ns, enum k_veth_kind kind, uint32_t flows,
 		else if (kind == KV_TX)
 			done = k_percpu_sum(va, "bench_runs", 0);
 		else
-			done = k_percpu_sum(tc, "tc_seen", 0);
+			done = k_percpu_read(tc, "tc_seen", 0, K_RPS_CPU,
+					     &remote);
 	} while (done != last);
-	mpps = (double)done / (t - t0) / 1e6;
+	res.mpps = (double)done / (t - t0) / 1e6;
+	res.remote_share = done ? (double)remote / (double)done : 0;
+	if (kind == KV_RPS)
+		res.drop_share = (double)(k_backlog_drops(K_RPS_CPU) - drops0) /
+				 (double)count;
 out:
-	if (write(fd, &mpps, sizeof(mpps)) != sizeof(mpps))
+	if (write(fd, &res, sizeof(res)) != sizeof(res))
 		_exit(1);
 	_exit(0);
 }
@@ -618,57 +724,91 @@ static void netns_del(void)
 	netns[0] = '\0';
 }
 
+/* KV_RPS: B's rx-0 steers to K_RPS_CPU (sysfs as the netns sees it). */
+static int k_rps_cpus(void)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd),
+		 "ip netns exec %s sh -c 'echo %x > "
+		 "/sys/class/net/hrbB/queues/rx-0/rps_cpus' 2>/dev/null",
+		 netns, 1u << K_RPS_CPU);
+	return sh(cmd);
+}
+
 /* A fresh netns with the veth pair for each measurement, so no program
  * or queue state carries over. */
-static double k_veth_run(enum k_veth_kind kind, uint32_t flows)
+static struct k_result k_veth_run(enum k_veth_kind kind, uint32_t flows)
 {
+	struct k_result res = { 0, 0, -1 };
 	char cmd[512];
-	double mpps = 0;
 	int p[2], st;
 	pid_t pid;
 
-	snprintf(netns, sizeof(netns), "hr-bench-%d", (int)getpid());
+	snprintf(netns, sizeof(netns), "%s-%d",
+		 kind == KV_RPS ? "hrrps" : "hr-bench", (int)getpid());
 	snprintf(cmd, sizeof(cmd),
 		 "ip netns add %s && ip -n %s link add hrbA type veth peer "
 		 "name hrbB && ip -n %s link set hrbA up && ip -n %s link set "
 		 "hrbB up",
 		 netns, netns, netns, netns);
-	if (sh(cmd) || pipe(p)) {
+	if (sh(cmd) || (kind == KV_RPS && k_rps_cpus()) || pipe(p)) {
 		netns_del();
-		return 0;
+		return res;
 	}
 	pid = fork();
 	if (pid == 0)
 		k_veth_child(netns, kind, flows, p[1]);
 	if (pid > 0) {
-		if (read(p[0], &mpps, sizeof(mpps)) != sizeof(mpps))
-			mpps = 0;
+		if (read(p[0], &res, sizeof(res)) != sizeof(res))
+			res.mpps = 0;
 		waitpid(pid, &st, 0);
 	}
 	close(p[0]);
 	close(p[1]);
 	netns_del();
-	return mpps;
+	return res;
 }
 
 static double k_veth_drop(struct pipeline *p)
 {
-	return k_veth_run(KV_DROP, p->flows);
+	return k_veth_run(KV_DROP, p->flows).mpps;
 }
 
 static double k_veth_tx(struct pipeline *p)
 {
-	return k_veth_run(KV_TX, p->flows);
+	return k_veth_run(KV_TX, p->flows).mpps;
 }
 
 static double k_meta(struct pipeline *p)
 {
-	return k_veth_run(KV_META, 64);
+	return k_veth_run(KV_META, 64).mpps;
 }
 
 static double k_meta_base(struct pipeline *p)
 {
-	return k_veth_run(KV_META_BASE, 64);
+	return k_veth_run(KV_META_BASE, 64).mpps;
+}
+
+/* Meaningful only when RPS did steer: nearly all counted on the target
+ * CPU (the rest would be tc on the sender's CPU, no steering). */
+static double k_rps(struct pipeline *p)
+{
+	struct k_result res;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) <= K_RPS_CPU) {
+		p->k_skip = "one CPU online: no other CPU to steer to";
+		return 0;
+	}
+	res = k_veth_run(KV_RPS, p->flows);
+	p->k_drop_share = res.drop_share;
+	if (res.mpps <= 0)
+		p->k_skip = "the netns with rps_cpus on hrbB could not be "
+			    "set up, or its run failed";
+	else if (res.remote_share < 0.9)
+		p->k_skip = "RPS did not steer: under 90% of the skbs "
+			    "reached tc on CPU 1";
+	return res.mpps;
 }
 
 /* ---- the table -------------------------------------------------------- */
@@ -689,6 +829,9 @@ static struct pipeline pipes[] = {
 	  "hints + 16 B metadata -> tc; kernel: veth B" },
 	{ "meta-base", 64, hr_meta_base, k_meta_base,
 	  "same without metadata; kernel: veth B" },
+	{ "rps", 64, hr_rps, k_rps,
+	  "skb built on the RX CPU, RPS to CPU 1, tc there; kernel: veth B "
+	  "with rps_cpus" },
 };
 
 #define NPIPES (sizeof(pipes) / sizeof(pipes[0]))
@@ -741,7 +884,7 @@ static void print_json(const struct pipeline *p)
 {
 	struct json_object *o = json_object_new_object();
 	double r[MAX_RUNS];
-	bool k = kernel && p->k;
+	bool k = kernel && p->k && !p->k_skip;
 
 	ratios(p, r);
 	json_object_object_add(o, "pipeline", json_object_new_string(p->name));
@@ -755,7 +898,15 @@ static void print_json(const struct pipeline *p)
 	/* The RX worker's CPU time a packet (run_timed()), the cpumap
 	 * thread's "how busy is the RX CPU". */
 	json_object_object_add(o, "rx_busy_ns", j3(stat_of(p->busy, p->n)));
-	json_object_object_add(o, "kernel", json_object_new_string(p->k_note));
+	json_object_object_add(o, "dropped_share",
+			       j3(stat_of(p->dropped, p->n)));
+	json_object_object_add(o, "kernel_dropped_share",
+			       k && stat_of(p->k_dropped, p->n).min >= 0 ?
+				       j3(stat_of(p->k_dropped, p->n)) :
+				       NULL);
+	json_object_object_add(o, "kernel",
+			       json_object_new_string(p->k_skip ? p->k_skip :
+								  p->k_note));
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 }
@@ -769,13 +920,21 @@ static void print_text(const struct pipeline *p)
 	k = stat_of(p->k_mpps, p->n);
 	r = stat_of(rv, p->n);
 	printf("%-14s %6.2f %6.2f %6.2f", p->name, h.med, h.min, h.max);
-	if (kernel && p->k)
+	if (kernel && p->k && !p->k_skip)
 		printf("   %6.2f %6.2f %6.2f   %5.2f %5.2f %5.2f", k.med, k.min,
 		       k.max, r.med, r.min, r.max);
 	else
 		printf("   %6s %6s %6s   %5s %5s %5s", "-", "-", "-", "-", "-",
 		       "-");
-	printf("  %s\n", p->k ? p->k_note : p->k_note);
+	printf("  %s", p->k_skip ? p->k_skip : p->k_note);
+	if (stat_of(p->dropped, p->n).med > 0)
+		printf(" (headroom dropped %.1f%%)",
+		       100 * stat_of(p->dropped, p->n).med);
+	if (kernel && p->k && !p->k_skip &&
+	    stat_of(p->k_dropped, p->n).min >= 0)
+		printf(" (kernel dropped %.1f%%)",
+		       100 * stat_of(p->k_dropped, p->n).med);
+	printf("\n");
 }
 
 /* ---- --breakdown ------------------------------------------------------ */
@@ -942,10 +1101,14 @@ int main(int argc, char **argv)
 
 			if (!wanted(only, p->name))
 				continue;
+			p->drop_share = 0;
 			p->hr(p, &p->hr_mpps[r], &busy);
 			p->busy[r] = busy;
+			p->dropped[r] = p->drop_share;
+			p->k_drop_share = -1;
 			if (kernel && p->k)
 				p->k_mpps[r] = p->k(p);
+			p->k_dropped[r] = p->k_drop_share;
 			p->n = r + 1;
 		}
 	netns_del();

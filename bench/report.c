@@ -564,6 +564,41 @@ static void behind(FILE *md, const struct bench *b)
 }
 
 static const char *const veth_flows[] = { "1", "2", "100" };
+static const char *const cpumap_rows[] = { "cpumap", "cpumap-pass", "rps" };
+
+/* The sentence under the cpumap table: where the skb is built, against
+ * what is delivered and what the RX worker spends on it. */
+static void cpumap_vs_rps(FILE *md, struct json_object *cp,
+			  struct json_object *rps)
+{
+	double d_cp = num(cp, "headroom_mpps", "median"),
+	       d_rps = num(rps, "headroom_mpps", "median"),
+	       b_cp = num(cp, "rx_busy_ns", "median"),
+	       b_rps = num(rps, "rx_busy_ns", "median"),
+	       k_rps = num(rps, "kernel_mpps", "median");
+
+	fprintf(md,
+		"\nIn headroom, cpumap-pass (skb built on the remote "
+		"worker) against rps (skb built on the RX worker): %.2f "
+		"against %.2f Mpps delivered (cpumap-pass / rps %.2f); the "
+		"RX worker busy %.1f against %.1f ns a packet (%.2f); "
+		"dropped on a full ring or backlog %.1f%% against %.1f%%. ",
+		d_cp, d_rps, d_rps > 0 ? d_cp / d_rps : NAN, b_cp, b_rps,
+		b_rps > 0 ? b_cp / b_rps : NAN,
+		100 * num(cp, "dropped_share", "median"),
+		100 * num(rps, "dropped_share", "median"));
+	if (isnan(k_rps))
+		fprintf(md, "The kernel's rps has no figure (%s). ",
+			str(rps, "kernel"));
+	else
+		fprintf(md,
+			"The kernel's rps (veth B, rps_cpus on its rx-0): "
+			"%.2f Mpps, %.1f%% dropped by its backlog. ",
+			k_rps,
+			100 * num(rps, "kernel_dropped_share", "median"));
+	fprintf(md, "cpumap-pass has no kernel figure (%s).\n\n",
+		str(cp, "kernel"));
+}
 
 static int datapath_tables(FILE *md)
 {
@@ -682,15 +717,19 @@ static int datapath_tables(FILE *md)
 
 	fprintf(md, "## cpumap: delivered on the remote CPU\n\n"
 		    "Packets a second the cpumap entry's CPU delivered "
-		    "(counted there by the cpumap program), and how busy the "
-		    "RX worker was.\n\n"
+		    "(counted there by the cpumap program, or by tc for "
+		    "cpumap-pass and rps), and how busy the RX worker was. "
+		    "rps is the RPS-like baseline of cpumap-pass: the skb "
+		    "built on the RX worker, then steered by its hash to the "
+		    "other worker's backlog, tc there.\n\n"
 		    "| pipeline | headroom Mpps [min max] | kernel Mpps [min "
 		    "max] | ratio | RX worker ns/packet [min max] |\n"
 		    "|---|---|---|---|---|\n");
-	for (i = 0; i < 2; i++) {
-		o = doc_by(b, "pipeline", i ? "cpumap-pass" : "cpumap");
+	for (i = 0; i < 3; i++) {
+		o = doc_by(b, "pipeline", cpumap_rows[i]);
 		if (!o) {
-			warnx("bench/datapath printed no cpumap pipeline");
+			warnx("bench/datapath printed no %s pipeline",
+			      cpumap_rows[i]);
 			return -ENODATA;
 		}
 		fprintf(md, "| %s | %s | %s | %s | %s |\n", str(o, "pipeline"),
@@ -699,11 +738,8 @@ static int datapath_tables(FILE *md)
 			cell1(c3, sizeof(c3), num(o, "ratio", "median")),
 			cell(c4, sizeof(c4), spread_of(o, "rx_busy_ns")));
 	}
-	fprintf(md,
-		"\ncpumap-pass has no kernel figure (%s). The RPS-like "
-		"baseline of issue 15 (skb built on the RX worker, then "
-		"steered by hash) is not a bench/datapath pipeline yet.\n\n",
-		str(doc_by(b, "pipeline", "cpumap-pass"), "kernel"));
+	cpumap_vs_rps(md, doc_by(b, "pipeline", "cpumap-pass"),
+		      doc_by(b, "pipeline", "rps"));
 	err = draw(&dc);
 	return err ? err : draw(&vc);
 }

@@ -38,6 +38,9 @@ struct hr_datapath_opts {
 	 * A CPU the host does not have leaves that worker unpinned. */
 	const int *cpus;
 	enum hr_engine engine; /* for every program run */
+	/* RPS: skbs one RX worker may have queued for one target worker
+	 * (0: 1000, the kernel's netdev_max_backlog; at most 65536). */
+	unsigned int max_backlog;
 };
 
 /* 0 or -errno. The new datapath becomes the process default (devmap and
@@ -76,6 +79,31 @@ struct hr_prog *hr_dev_attach_tc(struct hr_dev *dev, struct hr_prog *prog);
 /* Where the device's PASSed skbs go after tc (a sink); NULL: counted
  * as delivered and freed. */
 void hr_dev_set_stack(struct hr_dev *dev, struct hr_dev *sink);
+
+/*
+ * RPS (receive packet steering) on RX queue @queue of @dev, as the
+ * kernel's rps_cpus of that queue: the skbs built for what the queue
+ * received (XDP_PASS, or no XDP program) go by their flow hash to one of
+ * the workers in @workers (bit i: worker i), into its backlog; that
+ * worker runs tc ingress and the stack on them. A flow always goes to
+ * the same worker. A full backlog drops (drops "cpu_backlog"). 0 turns
+ * it off. Control thread only; 0 or -errno.
+ */
+int hr_dev_set_rps(struct hr_dev *dev, unsigned int queue, uint32_t workers);
+
+/* A worker's backlog, as a line of /proc/net/softnet_stat. */
+struct hr_backlog_stats {
+	size_t sz;
+	uint64_t enqueued; /* skbs steered here and queued */
+	/* Steered here but dropped: the backlog was full, or still held
+	 * them when the datapath was destroyed. */
+	uint64_t dropped;
+	uint64_t processed; /* taken off the backlog: tc and the stack */
+};
+
+/* Fills what @s->sz covers for worker @worker; 0 or -EINVAL. */
+int hr_dp_get_backlog_stats(const struct hr_datapath *dp, unsigned int worker,
+			    struct hr_backlog_stats *s);
 
 uint32_t hr_dev_ifindex(const struct hr_dev *dev);
 const char *hr_dev_name(const struct hr_dev *dev);

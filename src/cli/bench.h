@@ -46,6 +46,8 @@ struct bench_opts {
 	unsigned int workers;
 	int cpus[BENCH_MAX_CPUS];
 	unsigned int ncpus;
+	int rps[BENCH_MAX_CPUS]; /* --rps: the workers RPS steers to */
+	unsigned int nrps;
 	bool by_hash;
 	bool remote_pass;
 	bool load_egress;
@@ -78,6 +80,7 @@ struct bench_snap {
 	uint64_t enq, enq_drops, enq_bulks;
 	uint64_t kt_processed, kt_drops, kt_pass, kt_drop, kt_redirect;
 	uint64_t kt_sched;
+	uint64_t rps_enq, rps_drops, rps_proc; /* the backlogs, summed */
 	uint64_t remote_seen, tc_seen, tc_meta, egress_seen;
 	uint64_t types[BENCH_RXHASH_TYPES];
 };

@@ -68,6 +68,9 @@ static const char usage[] =
 	"                         (repeatable; default 1, or 0 with 1 worker)\n"
 	"  --steer round-robin|hash   redirect-cpu: how to pick the target\n"
 	"  --remote-action drop|pass  redirect-cpu: the cpumap program's verdict\n"
+	"  --rps N[,N...]         pass, meta: one RX queue on worker 0, whose\n"
+	"                         skbs RPS steers by hash to these workers'\n"
+	"                         backlogs (tc and the stack run there)\n"
 	"  --load-egress          redirect-map: the built-in egress program\n"
 	"  --egress-prog OBJ[:PROG]   redirect-map: this egress program\n"
 	"  --touch                drop, pass: read the packet; tx, redirect:\n"
@@ -132,7 +135,9 @@ static int parse_secs(const char *opt, const char *s, double min, double max,
 	return 0;
 }
 
-static int parse_cpus(const char *s, struct bench_opts *o)
+/* A list N[,N...] of workers for option @opt, added to @cpus[*@n]. */
+static int parse_cpus(const char *opt, const char *s, int *cpus,
+		      unsigned int *n)
 {
 	char *copy = strdup(s), *tok, *save = NULL;
 	uint64_t v;
@@ -142,13 +147,13 @@ static int parse_cpus(const char *s, struct bench_opts *o)
 		return HR_EXIT_USAGE;
 	for (tok = strtok_r(copy, ",", &save); tok && !ret;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (o->ncpus == BENCH_MAX_CPUS) {
-			ret = bad("--cpu", s, "more than 16 CPUs");
+		if (*n == BENCH_MAX_CPUS) {
+			ret = bad(opt, s, "more than 16 CPUs");
 			break;
 		}
-		ret = parse_u64("--cpu", tok, 0, BENCH_MAX_CPUS - 1, &v);
+		ret = parse_u64(opt, tok, 0, BENCH_MAX_CPUS - 1, &v);
 		if (!ret)
-			o->cpus[o->ncpus++] = (int)v;
+			cpus[(*n)++] = (int)v;
 	}
 	free(copy);
 	return ret;
@@ -185,6 +190,7 @@ enum {
 	OPT_CPU,
 	OPT_STEER,
 	OPT_REMOTE,
+	OPT_RPS,
 	OPT_LOAD_EGRESS,
 	OPT_EGRESS,
 	OPT_TOUCH,
@@ -210,6 +216,7 @@ static const struct option longopts[] = {
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "steer", required_argument, NULL, OPT_STEER },
 	{ "remote-action", required_argument, NULL, OPT_REMOTE },
+	{ "rps", required_argument, NULL, OPT_RPS },
 	{ "load-egress", no_argument, NULL, OPT_LOAD_EGRESS },
 	{ "egress-prog", required_argument, NULL, OPT_EGRESS },
 	{ "touch", no_argument, NULL, OPT_TOUCH },
@@ -282,7 +289,10 @@ static int one_opt(int c, const char *arg, struct bench_opts *o)
 		o->workers = (unsigned int)v;
 		break;
 	case OPT_CPU:
-		ret = parse_cpus(arg, o);
+		ret = parse_cpus("--cpu", arg, o->cpus, &o->ncpus);
+		break;
+	case OPT_RPS:
+		ret = parse_cpus("--rps", arg, o->rps, &o->nrps);
 		break;
 	case OPT_STEER:
 		if (!strcmp(arg, "hash"))
@@ -320,10 +330,37 @@ static int one_opt(int c, const char *arg, struct bench_opts *o)
 	return ret;
 }
 
+/* The largest of @n workers. */
+static unsigned int max_of(const int *cpus, unsigned int n)
+{
+	unsigned int i, max = 0;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned int)cpus[i] > max)
+			max = (unsigned int)cpus[i];
+	return max;
+}
+
+/* --workers (default: 2, or what the largest target needs) against the
+ * largest of the targets @cpus of option @opt. */
+static int check_targets(struct bench_opts *o, const char *opt, const int *cpus,
+			 unsigned int n)
+{
+	unsigned int max_cpu = max_of(cpus, n);
+	char v[16];
+
+	if (!o->workers)
+		o->workers = max_cpu + 1 > 2 ? max_cpu + 1 : 2;
+	if (max_cpu < o->workers)
+		return 0;
+	snprintf(v, sizeof(v), "%u", max_cpu);
+	return bad(opt, v, "no such worker (see --workers)");
+}
+
 /* What the options say together. */
 static int check_opts(struct bench_opts *o)
 {
-	unsigned int i, max_cpu = 0;
+	int ret;
 
 	if (o->ncpus && o->mode != BM_REDIRECT_CPU)
 		return bad("--cpu", "", "only for redirect-cpu");
@@ -334,21 +371,19 @@ static int check_opts(struct bench_opts *o)
 		return bad("--notouch", "", "only for rxhash");
 	if (o->loops && !o->pcap)
 		return bad("--loops", "", "only with --pcap");
+	if (o->nrps && o->mode != BM_PASS && o->mode != BM_META)
+		return bad("--rps", "", "only for pass and meta");
 	if (o->mode == BM_REDIRECT_CPU) {
 		if (!o->ncpus)
 			o->cpus[o->ncpus++] = o->workers == 1 ? 0 : 1;
-		for (i = 0; i < o->ncpus; i++)
-			if ((unsigned int)o->cpus[i] > max_cpu)
-				max_cpu = (unsigned int)o->cpus[i];
-		if (!o->workers)
-			o->workers = max_cpu + 1 > 2 ? max_cpu + 1 : 2;
-		if (max_cpu >= o->workers) {
-			char v[16];
-
-			snprintf(v, sizeof(v), "%u", max_cpu);
-			return bad("--cpu", v,
-				   "no such worker (see --workers)");
-		}
+		ret = check_targets(o, "--cpu", o->cpus, o->ncpus);
+		if (ret)
+			return ret;
+	}
+	if (o->nrps) {
+		ret = check_targets(o, "--rps", o->rps, o->nrps);
+		if (ret)
+			return ret;
 	}
 	if (o->mode == BM_REDIRECT || o->mode == BM_REDIRECT_MAP) {
 		if (!o->workers)

@@ -61,6 +61,23 @@ static void cpumap_counters(struct bench *b, struct bench_snap *s)
 	}
 }
 
+/* Every worker's backlog (RPS), summed. */
+static void backlog_counters(struct bench *b, struct bench_snap *s)
+{
+	struct hr_backlog_stats bs;
+	unsigned int w;
+
+	for (w = 0; w < b->o.workers; w++) {
+		memset(&bs, 0, sizeof(bs));
+		bs.sz = sizeof(bs);
+		if (hr_dp_get_backlog_stats(b->dp, w, &bs))
+			continue;
+		s->rps_enq += bs.enqueued;
+		s->rps_drops += bs.dropped;
+		s->rps_proc += bs.processed;
+	}
+}
+
 void bench_read(struct bench *b, struct bench_snap *s)
 {
 	struct timespec ts;
@@ -75,6 +92,8 @@ void bench_read(struct bench *b, struct bench_snap *s)
 		hr_dev_veth_stats(b->va, &s->va_tx);
 	if (b->cpumap)
 		cpumap_counters(b, s);
+	if (b->o.nrps)
+		backlog_counters(b, s);
 	s->remote_seen = bench_percpu_sum(b->remote_seen, 0);
 	s->tc_seen = bench_percpu_sum(b->tc_seen, 0);
 	s->tc_meta = bench_percpu_sum(b->tc_seen, 1);

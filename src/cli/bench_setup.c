@@ -5,6 +5,8 @@
  *
  *   drop pass tx rxhash meta   in (RSS queues over the workers) -> XDP
  *                              [-> skb -> tc -> sink]
+ *   pass, meta with --rps      in (one queue, worker 0) -> XDP -> skb
+ *                              -> RPS to the --rps workers -> tc -> sink
  *   redirect, redirect-map     in -> XDP -> veth0 => veth1 (XDP_DROP)
  *   redirect-cpu               in -> XDP -> cpumap -> --cpu workers ->
  *                              cpumap program [-> skb -> tc -> sink]
@@ -63,9 +65,11 @@ static int fail(const char *what, int err)
 static int make_input(struct bench *b)
 {
 	const struct bench_opts *o = &b->o;
-	bool spread = o->mode == BM_DROP || o->mode == BM_PASS ||
-		      o->mode == BM_TX || o->mode == BM_RXHASH ||
-		      o->mode == BM_META;
+	/* With RPS, one RX queue: the steering spreads the work. */
+	bool spread = (o->mode == BM_DROP || o->mode == BM_PASS ||
+		       o->mode == BM_TX || o->mode == BM_RXHASH ||
+		       o->mode == BM_META) &&
+		      !o->nrps;
 	unsigned int q, nq = spread && !o->pcap ? o->workers : 1;
 	int ret;
 
@@ -272,6 +276,19 @@ static int fill_devmap(struct bench *b, const char *dir)
 	return 0;
 }
 
+/* --rps: the input's queue steers to those workers. */
+static int set_rps(struct bench *b)
+{
+	uint32_t mask = 0;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < b->o.nrps; i++)
+		mask |= 1u << b->o.rps[i];
+	ret = hr_dev_set_rps(b->in, 0, mask);
+	return ret ? fail("cannot set RPS on the input queue", ret) : 0;
+}
+
 int bench_build(struct bench *b, const char *dir)
 {
 	const struct bench_opts *o = &b->o;
@@ -288,6 +305,8 @@ int bench_build(struct bench *b, const char *dir)
 	if (!ret && (o->mode == BM_PASS || o->mode == BM_META ||
 		     o->mode == BM_REDIRECT_CPU))
 		ret = make_sink(b);
+	if (!ret && o->nrps)
+		ret = set_rps(b);
 	if (ret)
 		return ret;
 	b->rx_prog = o->prog ?

@@ -240,6 +240,13 @@ static void summary_json(const struct bench *b, const struct bench_snap *s,
 		add_u64(x, "remote_seen", s->remote_seen);
 		json_object_object_add(o, "cpumap", x);
 	}
+	if (b->o.nrps) {
+		x = json_object_new_object();
+		add_u64(x, "enqueued", s->rps_enq);
+		add_u64(x, "backlog_drops", s->rps_drops);
+		add_u64(x, "processed", s->rps_proc);
+		json_object_object_add(o, "rps", x);
+	}
 	if (b->tc_seen) {
 		x = json_object_new_object();
 		add_u64(x, "seen", s->tc_seen);
@@ -324,6 +331,13 @@ static void summary_text(const struct bench *b, const struct bench_snap *s,
 		       (unsigned long long)s->kt_redirect,
 		       (unsigned long long)s->kt_drops,
 		       (unsigned long long)c->delivered);
+	if (b->o.nrps)
+		printf("         RPS steered %llu = backlog drops %llu + "
+		       "queued %llu; processed on the target workers %llu\n",
+		       (unsigned long long)(s->rps_drops + s->rps_enq),
+		       (unsigned long long)s->rps_drops,
+		       (unsigned long long)s->rps_enq,
+		       (unsigned long long)s->rps_proc);
 	if (b->tc_seen)
 		printf("         tc saw %llu skbs, %llu with 16 bytes of "
 		       "metadata\n",

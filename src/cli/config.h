@@ -99,6 +99,10 @@ struct hr_cfg_dev {
 	/* RX queues and the worker polling each (none: queue 0 on 0) */
 	struct hr_cfg_queue queues[HR_CFG_MAX];
 	int nqueues;
+	/* RPS: the workers (bit i: worker i) every RX queue steers its
+	 * skbs to; 0: none */
+	uint32_t rps;
+	struct hr_cfg_pos rps_pos;
 	char *xdp, *tc; /* program names */
 	struct hr_cfg_pos xdp_pos, tc_pos;
 	char *stack; /* sink the PASSed skbs go to */

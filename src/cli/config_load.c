@@ -15,6 +15,7 @@
  *                            egress: NAME}]}}
  *   devices:
  *     NAME: {kind: generator|pcap|veth|sink, ..., queues: [WORKER ...],
+ *            rps: [WORKER ...],
  *            xdp: NAME|OBJ[:PROG], tc: NAME|OBJ[:PROG], stack: SINK}
  */
 #include <errno.h>
@@ -88,6 +89,15 @@ static int want_map(struct ld *l, yaml_node_t *n, const char *key)
 	if (n->type == YAML_MAPPING_NODE)
 		return 0;
 	return ERR(l, n, "key '%s': expected a mapping, got %s", key,
+		   kind_name(n));
+}
+
+/* queues and rps: a list of workers. */
+static int want_workers(struct ld *l, yaml_node_t *n, const char *key)
+{
+	if (n->type == YAML_SEQUENCE_NODE)
+		return 0;
+	return ERR(l, n, "key '%s': expected a list of workers, got %s", key,
 		   kind_name(n));
 }
 
@@ -469,12 +479,8 @@ static int load_prog(struct ld *l, yaml_node_t *k, yaml_node_t *m,
 static int load_queues(struct ld *l, struct hr_cfg_dev *d, yaml_node_t *s)
 {
 	yaml_node_item_t *it;
-	int ret = 0;
+	int ret = want_workers(l, s, "queues");
 
-	if (s->type != YAML_SEQUENCE_NODE)
-		return ERR(l, s,
-			   "key 'queues': expected a list of workers, got %s",
-			   kind_name(s));
 	for (it = s->data.sequence.items.start;
 	     !ret && it < s->data.sequence.items.top; it++) {
 		yaml_node_t *e = node(l, *it), *k, *v;
@@ -503,6 +509,22 @@ static int load_queues(struct ld *l, struct hr_cfg_dev *d, yaml_node_t *s)
 			else
 				ret = unknown(l, k, "queue", "queue, worker");
 		}
+	}
+	return ret;
+}
+
+/* rps: [W ...]: the workers RPS steers each RX queue's skbs to. */
+static int load_rps(struct ld *l, struct hr_cfg_dev *d, yaml_node_t *s)
+{
+	yaml_node_item_t *it;
+	uint32_t w = 0;
+	int ret = want_workers(l, s, "rps");
+
+	d->rps_pos = pos_of(s);
+	for (it = s->data.sequence.items.start;
+	     !ret && it < s->data.sequence.items.top; it++) {
+		ret = get_u32(l, node(l, *it), "rps", 0, 15, &w);
+		d->rps |= 1u << w;
 	}
 	return ret;
 }
@@ -577,6 +599,8 @@ static int dev_key(struct ld *l, struct hr_cfg_dev *d, yaml_node_t *k,
 		return load_dev_prog(l, v, ks, &d->tc, &d->tc_pos);
 	if (!strcmp(ks, "queues") && d->kind != HR_CFG_SINK)
 		return load_queues(l, d, v);
+	if (!strcmp(ks, "rps") && d->kind != HR_CFG_SINK)
+		return load_rps(l, d, v);
 	if (!strcmp(ks, "stack") && d->kind != HR_CFG_SINK) {
 		d->stack_pos = pos_of(v);
 		return get_str(l, v, ks, &d->stack);
@@ -626,7 +650,8 @@ static int dev_key(struct ld *l, struct hr_cfg_dev *d, yaml_node_t *k,
 		return unknown(l, k, d->name,
 			       "kind, flows, size, rate, count, duration, "
 			       "rx_queues, proto, ip, hints, vlan, src_ports, "
-			       "dst_ports, queues, xdp, tc, stack");
+			       "dst_ports, queues, rps, xdp, tc, "
+			       "stack");
 	case HR_CFG_PCAP:
 		if (!strcmp(ks, "file"))
 			return get_str(l, v, ks, &d->path);
@@ -638,8 +663,8 @@ static int dev_key(struct ld *l, struct hr_cfg_dev *d, yaml_node_t *k,
 			return get_u32(l, v, ks, 0, UINT32_MAX, &d->loops);
 		return unknown(
 			l, k, d->name,
-			"kind, file, hints, out, loops, queues, xdp, tc, "
-			"stack");
+			"kind, file, hints, out, loops, queues, rps, xdp, "
+			"tc, stack");
 	case HR_CFG_VETH:
 		if (!strcmp(ks, "peer"))
 			return get_str(l, v, ks, &d->peer);
@@ -648,8 +673,8 @@ static int dev_key(struct ld *l, struct hr_cfg_dev *d, yaml_node_t *k,
 		if (!strcmp(ks, "rx_queues"))
 			return get_u32(l, v, ks, 1, 64, &d->nrxq);
 		return unknown(l, k, d->name,
-			       "kind, peer, mtu, rx_queues, queues, xdp, tc, "
-			       "stack");
+			       "kind, peer, mtu, rx_queues, queues, rps, xdp, "
+			       "tc, stack");
 	case HR_CFG_AFXDP:
 	case HR_CFG_AFPACKET:
 	case HR_CFG_TAP:
@@ -659,9 +684,10 @@ static int dev_key(struct ld *l, struct hr_cfg_dev *d, yaml_node_t *k,
 			return get_u32(l, v, ks, 1, 64, &d->nrxq);
 		return unknown(l, k, d->name,
 			       d->kind == HR_CFG_AFPACKET ?
-				       "kind, ifname, rx_queues, queues, xdp, "
-				       "tc, stack" :
-				       "kind, ifname, queues, xdp, tc, stack");
+				       "kind, ifname, rx_queues, queues, rps, "
+				       "xdp, tc, stack" :
+				       "kind, ifname, queues, rps, xdp, tc, "
+				       "stack");
 	default:
 		if (!strcmp(ks, "pcap"))
 			return get_str(l, v, ks, &d->out);

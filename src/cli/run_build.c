@@ -261,6 +261,16 @@ static int wire_dev(struct run_topo *t, int i)
 			return HR_EXIT_USAGE;
 		}
 	}
+	for (q = 0; d->rps && q < d->nqueues; q++) {
+		ret = hr_dev_set_rps(dev, d->queues[q].queue, d->rps);
+		if (ret) {
+			PERR(t, d->rps_pos,
+			     "device '%s': key 'rps': queue %u: %s (workers: %u)",
+			     d->name, d->queues[q].queue, strerror(-ret),
+			     hr_dp_worker_count(t->dp));
+			return HR_EXIT_USAGE;
+		}
+	}
 	ret = hr_dev_open(dev);
 	if (ret) {
 		PERR(t, d->pos, "device '%s': cannot open: %s", d->name,

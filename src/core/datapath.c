@@ -58,6 +58,7 @@ int hr_dp_create(const struct hr_datapath_opts *opts, struct hr_datapath **out)
 {
 	unsigned int n = HR_OPTS_GET(opts, nworkers, 0u), i;
 	const int *cpus = HR_OPTS_GET(opts, cpus, (const int *)NULL);
+	unsigned int backlog = HR_OPTS_GET(opts, max_backlog, 0u);
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	struct hr_datapath *dp;
 
@@ -66,7 +67,7 @@ int hr_dp_create(const struct hr_datapath_opts *opts, struct hr_datapath **out)
 		return -EINVAL;
 	if (!n)
 		n = 1;
-	if (n > HR_MAX_WORKERS)
+	if (n > HR_MAX_WORKERS || backlog > HR_MAX_BACKLOG_LIMIT)
 		return -EINVAL;
 	dp = calloc(1, sizeof(*dp));
 	if (!dp)
@@ -74,6 +75,7 @@ int hr_dp_create(const struct hr_datapath_opts *opts, struct hr_datapath **out)
 	pthread_mutex_init(&dp->lock, NULL);
 	dp->engine = HR_OPTS_GET(opts, engine, HR_ENGINE_DEFAULT);
 	dp->next_ifindex = HR_FIRST_IFINDEX;
+	dp->max_backlog = backlog ? backlog : HR_MAX_BACKLOG;
 	for (i = 0; i < n; i++) {
 		int cpu = cpus ? cpus[i] : (int)i;
 
@@ -105,6 +107,8 @@ void hr_dp_destroy(struct hr_datapath *dp)
 	if (!dp)
 		return;
 	hr_dp_stop(dp);
+	/* Queued skbs hold frames of the devices' pools. */
+	hr_rps_destroy(dp);
 	/* Maps may outlive the datapath: their NAPIs let go of what they
 	 * hold while the pools and workers still exist. */
 	for (i = 0; i < dp->nworkers; i++) {

@@ -7,8 +7,11 @@
  *   device poll -> hr_xdp_rx() -> program -> verdict
  *     DROP/ABORTED  frame back to its pool, counted
  *     TX            hr_xdp_tx_enqueue(): the device's TX bulk (16)
- *     PASS          hr_skb_from_buff() -> hr_skb_receive(): tc ingress,
- *                   then the device's stack (a sink)
+ *     PASS          hr_skb_from_buff() -> hr_netif_receive_skb(): with
+ *                   RPS on the queue, steered by hash to a worker's
+ *                   backlog (rps.c), which runs hr_skb_receive() there;
+ *                   else hr_skb_receive() here: tc ingress, then the
+ *                   device's stack (a sink)
  *     REDIRECT      hr_xdp_do_redirect(): buff -> frame, then the target
  *                   named by the redirect info: a device's redirect bulk
  *                   (16, devmap or bpf_redirect), a cpumap entry's bulk
@@ -33,9 +36,12 @@
 #define HR_DEV_BULK 16 /* DEV_MAP_BULK_SIZE */
 #define HR_CPU_MAP_BULK 8 /* CPU_MAP_BULK_SIZE */
 #define HR_MAX_NAPI 64
+#define HR_MAX_BACKLOG 1000 /* netdev_max_backlog's default */
+#define HR_MAX_BACKLOG_LIMIT 65536
 
 struct hr_map;
 struct hr_run;
+struct hr_backlog;
 
 /* One pollable RX source: a device queue, or a cpumap entry's ring on
  * the entry's worker (the kernel's cpumap kthread). */
@@ -129,6 +135,13 @@ struct hr_datapath {
 	 * out. 0 everywhere else; read once a batch. */
 	unsigned int bench_skip;
 	uint32_t bench_verdict;
+	/* RPS (rps.c): whether any queue has it (the kernel's rps_needed),
+	 * each RX queue's target workers (bit i: worker i; its rps_cpus),
+	 * each target's backlog, and their bound (netdev_max_backlog). */
+	atomic_bool rps_needed;
+	_Atomic uint32_t rps_map[HR_MAX_IFINDEX][HR_DEV_MAX_QUEUES];
+	struct hr_backlog *backlog[HR_MAX_WORKERS];
+	unsigned int max_backlog;
 };
 
 /* Stages a breakdown run leaves out (struct hr_datapath's bench_skip). */
@@ -184,6 +197,12 @@ void hr_xdp_do_flush(struct hr_worker *w);
 
 /* The PASS path: tc ingress, then the device's stack. Owns the frame. */
 void hr_skb_receive(struct hr_worker *w, struct hr_skb *skb);
+/* netif_receive_skb (rps.c): to the backlog of the worker RPS picks for
+ * the skb's hash, or hr_skb_receive() here. Owns the frame. */
+void hr_netif_receive_skb(struct hr_worker *w, struct hr_skb *skb);
+/* Frees every backlog, dropping (and counting) what they still hold;
+ * the workers are stopped. */
+void hr_rps_destroy(struct hr_datapath *dp);
 
 /* Frees a frame or buff back to the pool it came from (fragments too). */
 void hr_xdp_return_frame(struct hr_xdp_frame *frame);

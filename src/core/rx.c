@@ -137,7 +137,7 @@ static void rx_pass(struct hr_worker *w, struct hr_napi *napi,
 	struct hr_skb skb;
 
 	hr_skb_from_buff(&skb, xdp, napi->dev, napi->queue);
-	hr_skb_receive(w, &skb);
+	hr_netif_receive_skb(w, &skb);
 }
 
 static void rx_act(struct hr_worker *w, struct hr_napi *napi,

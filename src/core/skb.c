@@ -2,7 +2,14 @@
 /*
  * skbs on the frame they arrived in: build_skb plus eth_type_trans for a
  * PASSed buff (with the RX hash and VLAN the driver reports), and
- * __xdp_build_skb_from_frame for frames that crossed a cpumap or veth.
+ * __xdp_build_skb_from_frame for frames that crossed a cpumap or veth,
+ * and the flow hash of an skb the device gave none (skb_get_hash).
+ *
+ * The kernel's flow hash (__skb_get_hash) is keyed with a random secret
+ * drawn at boot, so no value of it can be reproduced: headroom hashes the
+ * same dissected fields (addresses, ports, protocol) with a fixed key, so
+ * that a flow keeps one non-zero hash and l4_hash is set exactly when the
+ * kernel sets it; tests compare everything but the value.
  */
 #include <string.h>
 #include <arpa/inet.h>
@@ -113,4 +120,75 @@ void hr_skb_free(struct hr_skb *skb)
 	xdp.frame_sz = skb->frame_sz;
 	xdp.flags = skb->xdp_flags;
 	hr_xdp_return_buff(&xdp);
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+static uint32_t mix(uint32_t h, uint32_t v)
+{
+	h ^= v;
+	h *= 0x9e3779b1u;
+	return h ^ h >> 15;
+}
+
+uint32_t hr_skb_flow_hash(const uint8_t *p, const uint8_t *end, bool *l4)
+{
+	const uint8_t *l3;
+	uint32_t h = 0x6b43a9b5u, ihl, i;
+	uint16_t proto;
+	uint8_t ipproto = 0;
+
+	*l4 = false;
+	if (end - p < ETH_HLEN)
+		return 1;
+	proto = (uint16_t)(p[12] << 8 | p[13]);
+	l3 = p + ETH_HLEN;
+	while ((proto == ETH_P_8021Q || proto == ETH_P_8021AD) &&
+	       end - l3 >= 4) {
+		proto = (uint16_t)(l3[2] << 8 | l3[3]);
+		l3 += 4;
+	}
+	h = mix(h, proto);
+	if (proto == ETH_P_IP && end - l3 >= 20) {
+		ihl = (l3[0] & 0xfu) * 4u;
+		ipproto = l3[9];
+		h = mix(mix(h, rd32(l3 + 12)), rd32(l3 + 16));
+		/* A fragment after the first carries no ports. */
+		if ((l3[6] & 0x3f) || l3[7] || ihl < 20)
+			ipproto = 0;
+		l3 += ihl;
+	} else if (proto == ETH_P_IPV6 && end - l3 >= 40) {
+		ipproto = l3[6];
+		for (i = 8; i < 40; i += 4)
+			h = mix(h, rd32(l3 + i));
+		l3 += 40;
+	} else {
+		return h ? h : 1;
+	}
+	h = mix(h, ipproto);
+	if ((ipproto == 6 || ipproto == 17 || ipproto == 132 ||
+	     ipproto == 136) &&
+	    end - l3 >= 4) {
+		h = mix(h, rd32(l3));
+		*l4 = true;
+	}
+	return h ? h : 1;
+}
+
+uint32_t hr_skb_get_hash(struct hr_skb *skb)
+{
+	bool l4;
+
+	/* Dissected once: the hash stays with the skb, for tc's
+	 * bpf_get_hash_recalc on the CPU RPS chose too. */
+	if (!skb->l4_hash && !skb->sw_hash) {
+		skb->hash =
+			hr_skb_flow_hash(skb->data, skb->data + skb->len, &l4);
+		skb->l4_hash = l4;
+		skb->sw_hash = true;
+	}
+	return skb->hash;
 }

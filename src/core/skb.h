@@ -57,6 +57,15 @@ void hr_skb_from_buff(struct hr_skb *skb, const struct hr_xdp_buff *xdp,
 void hr_skb_from_frame(struct hr_skb *skb, const struct hr_xdp_frame *frame,
 		       struct hr_dev *dev);
 
+/*
+ * The flow hash of the Ethernet frame @p .. @end (__skb_get_hash's
+ * dissected fields, with a fixed key; never 0); @l4 says whether ports
+ * were part of it.
+ */
+uint32_t hr_skb_flow_hash(const uint8_t *p, const uint8_t *end, bool *l4);
+/* skb_get_hash: the skb's hash, dissected and kept when it has none. */
+uint32_t hr_skb_get_hash(struct hr_skb *skb);
+
 /* Frees the skb's frame (and fragments) back to its pool (kfree_skb);
  * sinks call it after they took what they need. */
 void hr_skb_free(struct hr_skb *skb);

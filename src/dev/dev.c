@@ -16,6 +16,7 @@ static const char *const drop_names[HR_DROP__MAX] = {
 	[HR_DROP_TC_SHOT] = "tc_shot",
 	[HR_DROP_DEV_DOWN] = "dev_down",
 	[HR_DROP_EGRESS_PROG] = "egress_prog",
+	[HR_DROP_BACKLOG] = "cpu_backlog",
 };
 
 const char *hr_drop_reason_str(enum hr_drop_reason reason)

@@ -39,6 +39,7 @@ enum hr_drop_reason {
 	HR_DROP_TC_SHOT, /* tc ingress said TC_ACT_SHOT */
 	HR_DROP_DEV_DOWN, /* the device was stopped */
 	HR_DROP_EGRESS_PROG, /* a devmap egress program did not PASS */
+	HR_DROP_BACKLOG, /* RPS: the target worker's backlog was full */
 	HR_DROP__MAX,
 };
 

@@ -5,11 +5,8 @@
  * ECN marking (bpf_skb_ecn_set_ce, INET_ECN_set_ce), the MTU check
  * (bpf_skb_check_mtu) and the neighbour and peer redirects.
  *
- * The kernel's flow hash (__skb_get_hash) is keyed with a random secret
- * drawn at boot, so no value of it can be reproduced: headroom hashes the
- * same dissected fields (addresses, ports, protocol) with a fixed key, so
- * that a flow keeps one non-zero hash and l4_hash is set exactly when the
- * kernel sets it; tests compare everything but the value.
+ * The flow hash itself is the skb's (hr_skb_flow_hash, core/skb.c), the
+ * one RPS steers by.
  */
 #include <errno.h>
 #include <string.h>
@@ -46,63 +43,6 @@ static uint64_t ret_int(int v)
 	return (uint64_t)(int64_t)v;
 }
 
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
-}
-
-static uint32_t mix(uint32_t h, uint32_t v)
-{
-	h ^= v;
-	h *= 0x9e3779b1u;
-	return h ^ h >> 15;
-}
-
-/* The fields __skb_get_hash dissects, hashed; sets l4 when ports count. */
-static uint32_t flow_hash(const struct hr_tc_ctx *c, bool *l4)
-{
-	const uint8_t *p = c->data, *end = c->data_end, *l3;
-	uint32_t h = 0x6b43a9b5u, ihl, i;
-	uint16_t proto;
-	uint8_t ipproto = 0;
-
-	*l4 = false;
-	if (end - p < ETH_HLEN)
-		return 1;
-	proto = (uint16_t)(p[12] << 8 | p[13]);
-	l3 = p + ETH_HLEN;
-	while ((proto == ETH_P_8021Q || proto == ETH_P_8021AD) &&
-	       end - l3 >= 4) {
-		proto = (uint16_t)(l3[2] << 8 | l3[3]);
-		l3 += 4;
-	}
-	h = mix(h, proto);
-	if (proto == ETH_P_IP && end - l3 >= 20) {
-		ihl = (l3[0] & 0xfu) * 4u;
-		ipproto = l3[9];
-		h = mix(mix(h, rd32(l3 + 12)), rd32(l3 + 16));
-		/* A fragment after the first carries no ports. */
-		if ((l3[6] & 0x3f) || l3[7] || ihl < 20)
-			ipproto = 0;
-		l3 += ihl;
-	} else if (proto == ETH_P_IPV6 && end - l3 >= 40) {
-		ipproto = l3[6];
-		for (i = 8; i < 40; i += 4)
-			h = mix(h, rd32(l3 + i));
-		l3 += 40;
-	} else {
-		return h ? h : 1;
-	}
-	h = mix(h, ipproto);
-	if ((ipproto == 6 || ipproto == 17 || ipproto == 132 ||
-	     ipproto == 136) &&
-	    end - l3 >= 4) {
-		h = mix(h, rd32(l3));
-		*l4 = true;
-	}
-	return h ? h : 1;
-}
-
 static uint64_t get_hash_recalc(uint64_t r1, uint64_t r2, uint64_t r3,
 				uint64_t r4, uint64_t r5, struct hr_run *run)
 {
@@ -111,7 +51,7 @@ static uint64_t get_hash_recalc(uint64_t r1, uint64_t r2, uint64_t r3,
 
 	/* skb_get_hash: dissect only while no hash is known. */
 	if (!c->l4_hash && !c->sw_hash) {
-		c->skb.hash = flow_hash(c, &l4);
+		c->skb.hash = hr_skb_flow_hash(c->data, c->data_end, &l4);
 		c->l4_hash = l4;
 		c->sw_hash = 1;
 	}

@@ -263,6 +263,33 @@ static void test_meta(void)
 	json_object_put(s);
 }
 
+/* --rps: every PASSed skb is steered, then delivered on its target or
+ * dropped by a full backlog; the backlogs' books agree. */
+static void check_rps(const char *mode, const char *extra)
+{
+	struct json_object *s = run_json(mode, extra);
+
+	if (!s)
+		return;
+	check_verdicts(s, mode);
+	CHECK_EQ(u(s, "xdp.pass"), u(s, "received"));
+	CHECK_EQ(u(s, "rps.enqueued") + u(s, "rps.backlog_drops"),
+		 u(s, "xdp.pass"));
+	CHECK_EQ(u(s, "rps.processed"), u(s, "rps.enqueued"));
+	CHECK_EQ(u(s, "delivered"), u(s, "rps.processed"));
+	CHECK_EQ(u(s, "delivered") + u(s, "dev_drops"), u(s, "xdp.pass"));
+	CHECK(u(s, "delivered") > 0, "%s %s: nothing delivered", mode, extra);
+	if (!strcmp(mode, "meta"))
+		CHECK_EQ(u(s, "tc.seen"), u(s, "delivered"));
+	json_object_put(s);
+}
+
+static void test_rps(void)
+{
+	check_rps("pass", "--rps 1 --flows 64");
+	check_rps("meta", "--rps 0,1 --flows 64");
+}
+
 static void test_pcap(void)
 {
 	char path[] = "/tmp/hr-bench-XXXXXX", args[512];
@@ -368,6 +395,9 @@ static void test_usage(void)
 	expect_usage("redirect-cpu --cpu 3 --workers 2", "no such worker");
 	expect_usage("redirect-cpu --steer x", "not round-robin or hash");
 	expect_usage("drop --engine fast", "not interp, jit");
+	expect_usage("drop --rps 1", "only for pass and meta");
+	expect_usage("pass --rps 2 --workers 2", "no such worker");
+	expect_usage("pass --rps 16", "out of range 0 .. 15");
 }
 
 int main(void)
@@ -386,6 +416,7 @@ int main(void)
 	test_redirect_cpu();
 	test_rxhash();
 	test_meta();
+	test_rps();
 	test_pcap();
 	test_sigint();
 	return t_done();

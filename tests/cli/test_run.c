@@ -301,6 +301,34 @@ static void test_flags(void)
 	free(buf);
 }
 
+/* rps: the generator's queue on worker 0 steers its skbs to worker 1;
+ * every packet is delivered there or dropped by a full backlog, and the
+ * books balance. */
+static void test_rps_config(void)
+{
+	char cfg[512], out[512], cmd[8192], text[1024];
+	char *buf;
+	int rc;
+
+	snprintf(cfg, sizeof(cfg), "%s/rps.yaml", tmp);
+	snprintf(out, sizeof(out), "%s/rps.out", tmp);
+	snprintf(text, sizeof(text),
+		 "workers: 2\n"
+		 "devices:\n"
+		 "  gen0: {kind: generator, flows: 64, count: 3000, "
+		 "queues: [0], rps: [1], stack: sink0}\n"
+		 "  sink0: {kind: sink}\n");
+	write_file(cfg, text);
+	snprintf(cmd, sizeof(cmd), "%s run %s --interval 0 >%s", bin, cfg, out);
+	rc = t_run_cmd(cmd, NULL, 0);
+	CHECK_EQ(rc, 0);
+	buf = read_file(out);
+	CHECK(strstr(buf, "account: received 3000 = XDP drop 0 + aborted 0") &&
+		      strstr(buf, "the books balance"),
+	      "rps run: %s", buf);
+	free(buf);
+}
+
 /* SIGINT ends an endless generator cleanly, with the summary. */
 static void test_sigint(void)
 {
@@ -434,6 +462,10 @@ static void test_config_errors(void)
 		  ":7:11: cpumap entry: key 'cpu': 5, but there are 2 workers" },
 		{ "programs:\n  rx: @RX@\ndevices:\n  gen0: {kind: generator, tc: rx}\n",
 		  ":4:31: key 'tc': program 'rx' is of type xdp, expected tc" },
+		{ "devices:\n  gen0: {kind: generator, rps: [5]}\n",
+		  ":2:32: device 'gen0': key 'rps': queue 0: Invalid argument (workers: 1)" },
+		{ "devices:\n  gen0: {kind: generator, rps: 1}\n",
+		  ":2:32: key 'rps': expected a list of workers, got a scalar" },
 		{ "programs:\n  rx: {colour: red, object: @RX@}\n"
 		  "devices:\n  gen0: {kind: generator}\n",
 		  ":2:8: rx: unknown key 'colour' (expected object, set, map_sizes, maps, cpumap, devmap)" },
@@ -517,6 +549,7 @@ int main(void)
 	}
 	test_pipeline();
 	test_flags();
+	test_rps_config();
 	test_sigint();
 	test_tap_config();
 	test_config_errors();

@@ -64,6 +64,18 @@ check 'has metadata "^\| metadata cost, ns a packet \| $n \| $n \| - \|$"' \
 	"metadata: no cost row: $(section metadata)"
 check 'has cpumap "^\| cpumap \| $c \| $c \| $n \| $c \|$"' \
 	"cpumap: no row cpumap: $(section cpumap)"
+# rps: the kernel's figure is '-' where RPS did not steer (the reason is
+# in the sentence under the table).
+check 'has "bench/datapath" "^\| rps \| $c \| ($c|-) \| ($c|-) \| $n \|"' \
+	"datapath: no row rps: $(section bench/datapath)"
+check 'has cpumap "^\| cpumap-pass \| $c \| - \| - \| $c \|$"' \
+	"cpumap: no row cpumap-pass: $(section cpumap)"
+check 'has cpumap "^\| rps \| $c \| ($c|-) \| ($n|-) \| $c \|$"' \
+	"cpumap: no row rps: $(section cpumap)"
+check 'has cpumap "^In headroom, cpumap-pass \(skb built on the remote worker\) against rps \(skb built on the RX worker\): $n against $n Mpps delivered \(cpumap-pass / rps $n\); the RX worker busy -?[0-9]+\.[0-9] against -?[0-9]+\.[0-9] ns a packet"' \
+	"cpumap: no comparison of cpumap-pass and rps: $(section cpumap)"
+check '! section cpumap | grep -q "not a bench/datapath pipeline yet"' \
+	"cpumap: still says rps is not a pipeline"
 for p in drop parse swap count; do
 	check 'has "bench/engines" "^\| $p \| $c \| [^|]+ \| $c \| $c \| $n \|$"' \
 		"engines: no row '$p' with headroom, kernel and ratio: $(section bench/engines)"
