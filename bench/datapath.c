@@ -64,6 +64,7 @@
 #include <headroom/devices.h>
 
 #include "../tests/lib/harness.h"
+#include "../tests/lib/kernel_live.h"
 #include "core/datapath.h" /* the RX worker's thread, for its CPU time */
 #include "progs/prog_registry.h"
 #include "bench.h"
@@ -96,21 +97,6 @@ static enum hr_engine engine = HR_ENGINE_DEFAULT;
 static unsigned int bd_skip;
 static uint64_t count = 2000000;
 static bool kernel;
-
-/* 64-byte IPv4 UDP frame, the kernel's live frames. */
-static const uint8_t pkt[64] = {
-	0x02, 0, 0,   0,  0, 2, 0x02, 0,    0,	0,  0, 1,  0x08, 0x00,
-	0x45, 0, 0,   50, 0, 0, 0x40, 0,    64, 17, 0, 0,  198,	 18,
-	0,    1, 198, 18, 1, 1, 0x04, 0xd2, 0,	9,  0, 30,
-};
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void die(const char *what)
 {
@@ -218,12 +204,12 @@ static double run_timed(struct hr_datapath *dp, struct hr_dev *gen,
 
 	if (hr_dp_start(dp))
 		die("cannot start workers");
-	t0 = now_s();
+	t0 = t_now_s();
 	c0 = thread_cpu_s(dp->workers[0]->thread);
 	if (hr_dp_run_until_idle(dp, 120000))
 		fprintf(stderr, "bench: pipeline did not drain in 120 s\n");
 	c1 = thread_cpu_s(dp->workers[0]->thread);
-	t = now_s() - t0;
+	t = t_now_s() - t0;
 	hr_dp_stop(dp);
 	/* The generator's own count: a breakdown run may count nothing. */
 	if (busy)
@@ -410,123 +396,24 @@ static void hr_rps(struct pipeline *p, double *mpps, double *busy)
 
 /* ---- kernel side ------------------------------------------------------ */
 
-/* Sets .rodata variable @name of the opened (not loaded) @obj. */
-static int k_rodata(struct bpf_object *obj, const char *name, uint32_t val)
-{
-	struct btf *btf = bpf_object__btf(obj);
-	const struct btf_var_secinfo *vs;
-	const struct btf_type *sec, *var;
-	struct bpf_map *map;
-	size_t sz;
-	int id, i;
-	char *data;
-
-	id = btf ? btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC) :
-		   -1;
-	if (id < 0)
-		return -ENOENT;
-	sec = btf__type_by_id(btf, (uint32_t)id);
-	bpf_object__for_each_map(map, obj) if (strstr(bpf_map__name(map),
-						      ".rodata")) break;
-	if (!map)
-		return -ENOENT;
-	/* The skeleton's way: the loader copies this buffer at load. */
-	data = (char *)bpf_map__initial_value(map, &sz);
-	vs = btf_var_secinfos(sec);
-	for (i = 0; i < btf_vlen(sec); i++, vs++) {
-		var = btf__type_by_id(btf, vs->type);
-		if (strcmp(btf__name_by_offset(btf, var->name_off), name))
-			continue;
-		if (!data || vs->offset + 4 > sz)
-			return -EINVAL;
-		memcpy(data + vs->offset, &val, 4);
-		return 0;
-	}
-	return -ENOENT;
-}
-
-/* Opens @name, sets up to two .rodata values, optionally binds program
- * @bound to @ifindex (device-bound, for the kfuncs), loads. */
+/* $BUILD/progs/@name with up to two .rodata values set (@v0 = @x0, @v1 =
+ * @x1), every program bound to @bound_ifindex when not 0; loaded. */
 static struct bpf_object *k_open(const char *name, const char *v0, uint32_t x0,
 				 const char *v1, uint32_t x1, int bound_ifindex)
 {
-	char path[4096];
-	struct bpf_object *obj;
-	struct bpf_program *prog;
+	char s0[64], s1[64];
+	const char *sets[2] = { s0, s1 };
 
-	snprintf(path, sizeof(path), "%s/%s", t_progs_dir(), name);
-	obj = bpf_object__open_file(path, NULL);
-	if (!obj)
-		return NULL;
-	if ((v0 && k_rodata(obj, v0, x0)) || (v1 && k_rodata(obj, v1, x1)))
-		goto fail;
-	if (bound_ifindex)
-		bpf_object__for_each_program(prog, obj)
-		{
-			bpf_program__set_ifindex(prog, (__u32)bound_ifindex);
-			bpf_program__set_flags(prog, BPF_F_XDP_DEV_BOUND_ONLY);
-		}
-	if (bpf_object__load(obj))
-		goto fail;
-	return obj;
-fail:
-	fprintf(stderr, "bench: kernel cannot load %s\n", name);
-	bpf_object__close(obj);
-	return NULL;
+	snprintf(s0, sizeof(s0), "%s=%u", v0 ? v0 : "", x0);
+	snprintf(s1, sizeof(s1), "%s=%u", v1 ? v1 : "", x1);
+	return t_kopen_set(name, sets, v1 ? 2 : v0 ? 1 : 0, bound_ifindex);
 }
 
-static int k_prog(struct bpf_object *obj, const char *name)
-{
-	struct bpf_program *p =
-		name ? bpf_object__find_program_by_name(obj, name) :
-		       bpf_object__next_program(obj, NULL);
-
-	return p ? bpf_program__fd(p) : -1;
-}
-
-/* Entry @key of per-CPU array @map: the sum over CPUs, and CPU @cpu's
- * value in @at (when not NULL). */
-static uint64_t k_percpu_read(struct bpf_object *obj, const char *map,
-			      uint32_t key, int cpu, uint64_t *at)
-{
-	uint64_t vals[256], s = 0;
-	int ncpu = libbpf_num_possible_cpus(), i;
-
-	if (ncpu <= 0 || ncpu > 256 ||
-	    bpf_map_lookup_elem(bpf_object__find_map_fd_by_name(obj, map), &key,
-				vals))
-		return 0;
-	for (i = 0; i < ncpu; i++)
-		s += vals[i];
-	if (at)
-		*at = cpu >= 0 && cpu < ncpu ? vals[cpu] : 0;
-	return s;
-}
-
-static uint64_t k_percpu_sum(struct bpf_object *obj, const char *map,
-			     uint32_t key)
-{
-	return k_percpu_read(obj, map, key, -1, NULL);
-}
-
-/* Live-frames test run of @prog_fd on @ifindex; seconds it took. */
+/* Live frames of t_live_frame, --count of them, on @ifindex. */
 static double k_live(int prog_fd, int ifindex)
 {
-	struct xdp_md ctx = { .data_end = sizeof(pkt),
-			      .ingress_ifindex = (uint32_t)ifindex };
-	double t0;
-	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt,
-		    .data_size_in = sizeof(pkt), .ctx_in = &ctx,
-		    .ctx_size_in = sizeof(ctx), .repeat = (uint32_t)count,
-		    .batch_size = 64, .flags = BPF_F_TEST_XDP_LIVE_FRAMES);
-
-	t0 = now_s();
-	if (bpf_prog_test_run_opts(prog_fd, &o)) {
-		fprintf(stderr, "bench: kernel live test run: %s\n",
-			strerror(errno));
-		return 0;
-	}
-	return now_s() - t0;
+	return t_klive(prog_fd, ifindex, t_live_frame, sizeof(t_live_frame),
+		       count);
 }
 
 static double k_drop(struct pipeline *p)
@@ -537,7 +424,7 @@ static double k_drop(struct pipeline *p)
 
 	if (!v)
 		return 0;
-	t = k_live(k_prog(v, NULL), 1);
+	t = k_live(t_kprog_fd(v, NULL), 1);
 	bpf_object__close(v);
 	return t > 0 ? (double)count / t / 1e6 : 0;
 }
@@ -556,7 +443,7 @@ static double k_cpumap(struct pipeline *p)
 
 	if (!cm)
 		return 0;
-	v.prog_fd = (uint32_t)k_prog(cm, "bench_cpu_remote");
+	v.prog_fd = (uint32_t)t_kprog_fd(cm, "bench_cpu_remote");
 	if (bpf_map_update_elem(bpf_object__find_map_fd_by_name(cm, "cpu_map"),
 				&key, &v, 0) ||
 	    bpf_map_update_elem(
@@ -565,13 +452,13 @@ static double k_cpumap(struct pipeline *p)
 		bpf_object__close(cm);
 		return 0;
 	}
-	t0 = now_s();
-	k_live(k_prog(cm, "bench_cpu_rx"), 1);
+	t0 = t_now_s();
+	k_live(t_kprog_fd(cm, "bench_cpu_rx"), 1);
 	do {
 		last = n;
-		t = now_s();
+		t = t_now_s();
 		usleep(2000);
-		n = k_percpu_sum(cm, "remote_seen", 0);
+		n = t_kpercpu_sum(cm, "remote_seen", 0);
 	} while (n != last);
 	bpf_object__close(cm);
 	return (double)n / (t - t0) / 1e6;
@@ -671,29 +558,30 @@ static void k_veth_child(const char *ns, enum k_veth_kind kind, uint32_t flows,
 	if (kind == KV_META || kind == KV_META_BASE || kind == KV_RPS) {
 		tc = k_open("bench_tc.o", NULL, 0, NULL, 0, 0);
 		hook.ifindex = ib;
-		tco.prog_fd = tc ? k_prog(tc, NULL) : -1;
+		tco.prog_fd = tc ? t_kprog_fd(tc, NULL) : -1;
 		bpf_tc_hook_create(&hook);
 		if (!tc || bpf_tc_attach(&hook, &tco))
 			goto out;
 	}
-	if (bpf_xdp_attach(ia, k_prog(va, NULL), XDP_FLAGS_DRV_MODE, NULL) ||
-	    bpf_xdp_attach(ib, k_prog(vb, NULL), XDP_FLAGS_DRV_MODE, NULL))
+	if (bpf_xdp_attach(ia, t_kprog_fd(va, NULL), XDP_FLAGS_DRV_MODE,
+			   NULL) ||
+	    bpf_xdp_attach(ib, t_kprog_fd(vb, NULL), XDP_FLAGS_DRV_MODE, NULL))
 		goto out;
 	drops0 = k_backlog_drops(K_RPS_CPU);
-	t0 = now_s();
-	k_live(k_prog(inj, NULL), ia);
+	t0 = t_now_s();
+	k_live(t_kprog_fd(inj, NULL), ia);
 	/* Until the NAPIs (and the stack) have drained. */
 	do {
 		last = done;
-		t = now_s();
+		t = t_now_s();
 		usleep(5000);
 		if (kind == KV_DROP)
-			done = k_percpu_sum(vb, "bench_runs", 0);
+			done = t_kpercpu_sum(vb, "bench_runs", 0);
 		else if (kind == KV_TX)
-			done = k_percpu_sum(va, "bench_runs", 0);
+			done = t_kpercpu_sum(va, "bench_runs", 0);
 		else
-			done = k_percpu_read(tc, "tc_seen", 0, K_RPS_CPU,
-					     &remote);
+			done = t_kpercpu_read(tc, "tc_seen", 0, K_RPS_CPU,
+					      &remote);
 	} while (done != last);
 	res.mpps = (double)done / (t - t0) / 1e6;
 	res.remote_share = done ? (double)remote / (double)done : 0;

@@ -161,16 +161,26 @@ double t_klive(int prog_fd, int ifindex, const void *pkt, uint32_t len,
 	return t_now_s() - t0;
 }
 
-uint64_t t_kpercpu_sum(struct bpf_object *o, const char *map, uint32_t key)
+uint64_t t_kpercpu_read(struct bpf_object *o, const char *map, uint32_t key,
+			int cpu, uint64_t *at)
 {
 	uint64_t vals[256], s = 0;
 	int ncpu = libbpf_num_possible_cpus(), i;
 
+	if (at)
+		*at = 0;
 	if (ncpu <= 0 || ncpu > 256 ||
 	    bpf_map_lookup_elem(bpf_object__find_map_fd_by_name(o, map), &key,
 				vals))
 		return 0;
 	for (i = 0; i < ncpu; i++)
 		s += vals[i];
+	if (at && cpu >= 0 && cpu < ncpu)
+		*at = vals[cpu];
 	return s;
+}
+
+uint64_t t_kpercpu_sum(struct bpf_object *o, const char *map, uint32_t key)
+{
+	return t_kpercpu_read(o, map, key, -1, NULL);
 }

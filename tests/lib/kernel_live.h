@@ -38,6 +38,9 @@ double t_klive(int prog_fd, int ifindex, const void *pkt, uint32_t len,
 /* Entry @key of per-CPU array @map of @o (64-bit values), summed over
  * the possible CPUs; 0 when it cannot be read. */
 uint64_t t_kpercpu_sum(struct bpf_object *o, const char *map, uint32_t key);
+/* The same, and CPU @cpu's value in *@at (0 when there is none). */
+uint64_t t_kpercpu_read(struct bpf_object *o, const char *map, uint32_t key,
+			int cpu, uint64_t *at);
 
 /* The live frame the benchmarks send: 64 bytes of IPv4 UDP, from
  * 198.18.0.1:1234 to 198.18.1.1:9, 02:00:00:00:00:01 to ...:02. */
