@@ -460,14 +460,17 @@ static void print_text(const struct pipeline *p)
 	printf("  %s\n", row_note(p));
 }
 
-static void add_triple(json_object *o, const char *key, const double v[3])
+/* {"median", "min", "max"}, as every benchmark's --json has them. */
+static void add_spread(json_object *o, const char *key, const double v[3])
 {
-	json_object *a = json_object_new_array();
+	static const char *const names[3] = { "median", "min", "max" };
+	json_object *s = json_object_new_object();
+	int i;
 
-	json_object_array_add(a, json_object_new_double(v[0]));
-	json_object_array_add(a, json_object_new_double(v[1]));
-	json_object_array_add(a, json_object_new_double(v[2]));
-	json_object_object_add(o, key, a);
+	for (i = 0; i < 3; i++)
+		json_object_object_add(s, names[i],
+				       json_object_new_double(v[i]));
+	json_object_object_add(o, key, s);
 }
 
 static void print_json(const struct pipeline *p)
@@ -477,14 +480,14 @@ static void print_json(const struct pipeline *p)
 
 	json_object_object_add(o, "pipeline", json_object_new_string(p->name));
 	row_stats(p, 0, m);
-	add_triple(o, "mpps", m);
+	add_spread(o, "mpps", m);
 	row_stats(p, 1, v);
-	add_triple(o, "offered_mpps", v);
+	add_spread(o, "offered_mpps", v);
 	row_stats(p, 3, v);
-	add_triple(o, "delivered_pct", v);
+	add_spread(o, "delivered_pct", v);
 	if (p != &kernel_row) {
 		row_stats(p, 2, v);
-		add_triple(o, "ratio", v);
+		add_spread(o, "ratio", v);
 	}
 	json_object_object_add(o, "runs", json_object_new_int(p->n));
 	if (row_note(p)[0])

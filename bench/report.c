@@ -57,6 +57,9 @@ static struct bench benches[] = {
 	{ "load",
 	  { "--json", "--runs", "3" },
 	  { "--json", "--runs", "1", "--insns", "2000" } },
+	{ "devices",
+	  { "--json", "--runs", "3" },
+	  { "--json", "--runs", "1", "--count", "20000" } },
 };
 
 #define NBENCH (sizeof(benches) / sizeof(benches[0]))
@@ -868,6 +871,60 @@ static int maps_table(FILE *md)
 	return draw(&c);
 }
 
+static int devices_table(FILE *md)
+{
+	static struct chart c = { "devices.png",
+				  "bench/devices: Mpps, median [min..max]",
+				  "Mpps",
+				  false,
+				  1,
+				  { "received" } };
+	const struct bench *b = bench("devices");
+	struct json_object *k = doc_by(b, "pipeline", "kernel veth"), *o;
+	size_t i, n = json_object_array_length(b->docs);
+	char c1[64], c2[64], c3[64], c4[64];
+	struct spread *bar;
+
+	if (!k) {
+		warnx("bench/devices printed no kernel veth row");
+		return -ENODATA;
+	}
+	fprintf(md,
+		"## bench/devices: AF_XDP, AF_PACKET and TAP beside the "
+		"kernel's veth\n\n"
+		"Into headroom (-rx: the kernel's live frames over a veth "
+		"pair, or onto headroom's TAP) and out of it (-tx: "
+		"headroom's generator through the device into the kernel, "
+		"which counts); XDP_DROP at the far end. Mpps: median "
+		"[min max] of %d run(s); the kernel veth row is the "
+		"kernel's XDP_DROP on the same pair, the ratio each "
+		"run's figure over that run's kernel figure. Sent: how fast "
+		"the sender sent; delivered: the share counted (below 100%%, "
+		"the receiver's ring was full).\n\n"
+		"| pipeline | Mpps [min max] | ratio to kernel veth | sent "
+		"Mpps | delivered %% | note |\n|---|---|---|---|---|---|\n",
+		(int)num(k, "runs", NULL));
+	for (i = 0; i < n; i++) {
+		struct spread m;
+
+		o = json_object_array_get_idx(b->docs, i);
+		m = spread_of(o, "mpps");
+		fprintf(md, "| %s | %s | %s | %s | %s | %s |\n",
+			str(o, "pipeline"), cell(c1, sizeof(c1), m),
+			o == k ? "-" :
+				 cell(c2, sizeof(c2), spread_of(o, "ratio")),
+			cell1(c3, sizeof(c3), num(o, "offered_mpps", "median")),
+			cell1(c4, sizeof(c4),
+			      num(o, "delivered_pct", "median")),
+			str(o, "note"));
+		bar = chart_add(&c, str(o, "pipeline"));
+		if (bar)
+			bar[0] = m;
+	}
+	fprintf(md, "\n![bench/devices](devices.png)\n\n");
+	return draw(&c);
+}
+
 static int load_table(FILE *md)
 {
 	const struct bench *b = bench("load");
@@ -922,11 +979,12 @@ static int load_table(FILE *md)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: bench/report [--quick] [--out DIR]\n"
-		   "  runs bench/datapath, engines, maps and load with --json "
-		   "and writes\n"
-		   "  DIR/REPORT.md and PNG charts (DIR: bench/results)\n"
-		   "  --quick  one run each on tiny counts, for tests\n");
+	fprintf(f,
+		"usage: bench/report [--quick] [--out DIR]\n"
+		"  runs bench/datapath, engines, maps, load and devices with --json "
+		"and writes\n"
+		"  DIR/REPORT.md and PNG charts (DIR: bench/results)\n"
+		"  --quick  one run each on tiny counts, for tests\n");
 }
 
 int main(int argc, char **argv)
@@ -997,6 +1055,8 @@ int main(int argc, char **argv)
 		err = maps_table(md);
 	if (!err)
 		err = load_table(md);
+	if (!err)
+		err = devices_table(md);
 	if (fclose(md) && !err)
 		err = -errno;
 	if (!err && rename(tmp_path, md_path))

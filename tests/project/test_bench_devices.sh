@@ -30,11 +30,11 @@ for p in "kernel veth" afxdp-rx afpacket-rx tap-rx afxdp-tx afpacket-tx \
 	tap-tx; do
 	line=$(printf '%s\n' "$out" | grep -F "\"pipeline\":\"$p\"")
 	check '[ -n "$line" ]' "no row '$p': $out"
-	check 'printf "%s" "$line" | grep -Eq "\"mpps\":\[0*[1-9][0-9]*\.[0-9]+|\"mpps\":\[0\.[0-9]*[1-9]"' \
+	check 'printf "%s" "$line" | grep -Eq "\"mpps\":\{\"median\":(0\.[0-9]*[1-9]|[1-9])"' \
 		"'$p' has no positive rate: $line"
 	check '! printf "%s" "$line" | grep -q "\"note\""' "'$p': $line"
 	[ "$p" = "kernel veth" ] && continue
-	check 'printf "%s" "$line" | grep -Eq "\"ratio\":\[$n,$n,$n\]"' \
+	check 'printf "%s" "$line" | grep -Eq "\"ratio\":\{\"median\":$n,\"min\":$n,\"max\":$n\}"' \
 		"'$p' has no ratio to the kernel: $line"
 done
 after=$(ip netns list | grep -c '^hr-devices-' || true)

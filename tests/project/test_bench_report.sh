@@ -95,7 +95,14 @@ bad=$(section "bench/load" | grep '^| [a-z-]* | [0-9]' |
 check '[ "$rows" -ge 5 ] && [ -z "$bad" ]' \
 	"load: $rows rows, not all numbers: $bad"
 
-for png in datapath veth engines maps; do
+check 'has "bench/devices" "^\| kernel veth \| $c \| - \| $n \| $n \| +\|$"' \
+	"devices: no kernel veth row: $(section bench/devices)"
+for p in afxdp-rx afpacket-rx tap-rx afxdp-tx afpacket-tx tap-tx; do
+	check 'has "bench/devices" "^\| $p \| $c \| $c \| $n \| $n \| +\|$"' \
+		"devices: no row '$p' with rate, ratio, sent and delivered: $(section bench/devices)"
+done
+
+for png in datapath veth engines maps devices; do
 	magic=$(od -An -tx1 -N8 "$tmp/$png.png" 2>/dev/null | tr -d ' \n')
 	check '[ "$magic" = 89504e470d0a1a0a ]' "$png.png is not a PNG ($magic)"
 	check 'grep -qF "]($png.png)" "$md"' "REPORT.md does not show $png.png"
