@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bpf_skb_set_tunnel_key, bpf_skb_get_tunnel_key, bpf_skb_set_tunnel_opt
+ * and bpf_skb_get_tunnel_opt (tc_tunnel_key.bpf.c): every key size the
+ * kernel knows and some it does not, every flag and bad ones, IPv4 and
+ * IPv6, options of good and bad sizes, a get with no tunnel metadata and
+ * a get after a set in one program, under both engines, compared with
+ * the kernel's BPF_PROG_TEST_RUN: return values, the bytes the gets
+ * filled and every __sk_buff field. Metadata a packet arrives with
+ * (hr_test_run_opts.tunnel_in) cannot be given to a kernel test run: it
+ * is checked against the values the kernel's rules give.
+ */
+#include <arpa/inet.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/bpf.h>
+
+#include <headroom/test_run.h>
+#include <headroom/tunnel.h>
+
+#include "harness.h"
+#include "oracle.h"
+
+#define OBJ "tc_tunnel_key.o"
+#define PKT_LEN (14 + 256 + 64)
+#define KEY_AT 14
+#define NO_CALL 15
+#define NSIZES 10 /* the programs' size selectors */
+#define F_IPV6 (1u << 0)
+#define F_ZERO_CSUM (1u << 1)
+#define F_DF (1u << 2)
+#define F_SEQ (1u << 3)
+#define F_NO_KEY (1u << 4) /* set; BPF_F_TUNINFO_FLAGS for get */
+
+static struct oracle *orc;
+static unsigned int cases, diffs;
+static uint8_t pkt[PKT_LEN];
+
+static void run(const char *prog, const struct __sk_buff *s, const char *label)
+{
+	struct oracle_case c = { .obj = OBJ,
+				 .prog = prog,
+				 .data = pkt,
+				 .size = sizeof(pkt),
+				 .skb = s };
+	int ret = oracle_check(orc, &c, label);
+
+	cases++;
+	if (ret != 1)
+		diffs++;
+	CHECK(ret == 1, "%s differs from the kernel (%d)", label, ret);
+}
+
+/* The packet: Ethernet to an experimental type, then @key and a byte
+ * pattern. */
+static void make_pkt(const struct bpf_tunnel_key *key, uint8_t seed)
+{
+	size_t i;
+
+	memset(pkt, 2, 12);
+	pkt[12] = 0x88;
+	pkt[13] = 0xb5;
+	for (i = 14; i < sizeof(pkt); i++)
+		pkt[i] = (uint8_t)(i * 7 + seed);
+	memcpy(pkt + KEY_AT, key, sizeof(*key));
+}
+
+/* Keys to set: IPv4 with no label, IPv6 with a label above 20 bits, one
+ * with tunnel_ext set (refused), one with an IPv4 label (refused unless
+ * IPv6). */
+static void key_variant(int v, struct bpf_tunnel_key *k)
+{
+	static const uint8_t r6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0,
+					0,    0,    0,	  0,	0, 0, 0, 1 };
+	static const uint8_t l6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0,
+					0,    0,    0,	  0,	0, 0, 0, 2 };
+
+	memset(k, 0, sizeof(*k));
+	k->tunnel_id = 0x12345678;
+	k->tunnel_tos = 0x1c;
+	k->tunnel_ttl = 64;
+	if (v == 1) {
+		memcpy(k->remote_ipv6, r6, 16);
+		memcpy(k->local_ipv6, l6, 16);
+		k->tunnel_label = 0xabcdef12;
+		return;
+	}
+	k->remote_ipv4 = 0xc0000201; /* 192.0.2.1, host order */
+	k->local_ipv4 = 0xc0000202;
+	k->remote_ipv6[2] = 0x11111111; /* what the IPv4 get zeroes */
+	if (v == 2)
+		k->tunnel_ext = 1;
+	if (v == 3)
+		k->tunnel_label = 5;
+}
+
+static void key_cases(void)
+{
+	static const uint32_t set_flags[] = {
+		0,
+		F_IPV6,
+		F_ZERO_CSUM | F_DF | F_SEQ,
+		F_NO_KEY,
+		F_IPV6 | F_ZERO_CSUM | F_DF | F_SEQ | F_NO_KEY,
+		1u << 5,
+		1u << 31,
+	};
+	struct bpf_tunnel_key key;
+	struct __sk_buff s;
+	char label[128];
+	uint32_t ss, sf, gs, gf, get_flags[4];
+	int v;
+
+	for (v = 0; v < 4; v++) {
+		key_variant(v, &key);
+		make_pkt(&key, (uint8_t)v);
+		for (ss = 0; ss <= NSIZES; ss++)
+			for (sf = 0; sf < 7; sf++)
+				for (gs = 0; gs <= NSIZES; gs++) {
+					uint32_t fam = set_flags[sf] & F_IPV6;
+					uint32_t sel = ss == NSIZES ? NO_CALL :
+								      ss;
+					uint32_t gsel = gs == NSIZES ? NO_CALL :
+								       gs;
+
+					/* The get's flags: the set's family,
+					 * with the tunnel flags, the other
+					 * family, an unknown flag. */
+					get_flags[0] = fam;
+					get_flags[1] = fam | F_NO_KEY;
+					get_flags[2] = fam ^ F_IPV6;
+					get_flags[3] = fam | 2;
+					for (gf = 0; gf < 4; gf++) {
+						if (gf >= 2 && gs % 3)
+							continue;
+						oracle_skb_cb(&s, sel,
+							      set_flags[sf],
+							      gsel,
+							      get_flags[gf]);
+						snprintf(label, sizeof(label),
+							 "key v%d set %u/%#x "
+							 "get %u/%#x",
+							 v, sel, set_flags[sf],
+							 gsel, get_flags[gf]);
+						run("tc_tunnel_key", &s, label);
+					}
+				}
+	}
+}
+
+static void opt_cases(void)
+{
+	static const uint32_t whats[] = { 0,	       1,	    3,
+					  1 | 3u << 4, 1 | 0u << 4, 1 | 5u << 4,
+					  1 | 4u << 4 };
+	struct bpf_tunnel_key key;
+	struct __sk_buff s;
+	char label[128];
+	uint32_t w, f, so, go, what;
+
+	key_variant(0, &key);
+	make_pkt(&key, 9);
+	for (w = 0; w < sizeof(whats) / sizeof(whats[0]); w++)
+		for (f = 0; f < 2; f++)
+			for (so = 0; so < NSIZES; so++)
+				for (go = 0; go < NSIZES; go++) {
+					what = whats[w];
+					/* bits 4..7 NO_CALL: no second set */
+					if (w < 3)
+						what |= NO_CALL << 4;
+					oracle_skb_cb(&s, what, f ? F_IPV6 : 0,
+						      so, go);
+					snprintf(label, sizeof(label),
+						 "opt what %#x flags %u set %u "
+						 "get %u",
+						 what, f, so, go);
+					run("tc_tunnel_opt", &s, label);
+				}
+}
+
+/* No metadata at all: what every get answers on a test run's skb. */
+static void rx_none_cases(void)
+{
+	static const uint32_t flags[] = { 0, F_IPV6, F_NO_KEY, 2, 1u << 31 };
+	struct bpf_tunnel_key key;
+	struct __sk_buff s;
+	char label[96];
+	uint32_t sel, f;
+
+	key_variant(0, &key);
+	make_pkt(&key, 3);
+	for (sel = 0; sel < NSIZES; sel++)
+		for (f = 0; f < 5; f++) {
+			oracle_skb_cb(&s, sel, flags[f], sel, 0);
+			snprintf(label, sizeof(label), "rx none key %u/%#x",
+				 sel, flags[f]);
+			run("tc_tunnel_rx", &s, label);
+		}
+}
+
+static int rx_headroom(const struct hr_tunnel_md *in, uint32_t ksel,
+		       uint32_t kflags, uint32_t osel, struct oracle_result *r)
+{
+	struct __sk_buff s;
+	HR_OPTS(hr_tunnel_md, out);
+	struct oracle_case c = { .obj = OBJ,
+				 .prog = "tc_tunnel_rx",
+				 .data = pkt,
+				 .size = sizeof(pkt),
+				 .skb = &s,
+				 .tunnel_in = in,
+				 .tunnel_out = &out };
+	int err;
+
+	oracle_skb_cb(&s, ksel, kflags, osel, 0);
+	err = oracle_run_headroom(orc, &c, r);
+	if (err)
+		return err;
+	if (r->err)
+		return r->err;
+	/* Nothing set: the skb keeps what it arrived with. */
+	CHECK(out.family == in->family && !out.tx && out.id == in->id &&
+		      !memcmp(out.remote, in->remote, 16) &&
+		      out.opts_len == in->opts_len,
+	      "tunnel_out is not tunnel_in");
+	return 0;
+}
+
+/* Metadata a packet arrived with, as a vxlan or geneve device in
+ * collect_md mode gives it: the values the kernel's rules give. */
+static void rx_given_cases(void)
+{
+	HR_OPTS(hr_tunnel_md, md, .family = AF_INET, .id = 0x100000042ull,
+		.tos = 0x10, .ttl = 63,
+		.flags = HR_TUNNEL_F_KEY | HR_TUNNEL_F_CSUM |
+			 HR_TUNNEL_F_GENEVE_OPT,
+		.opts_len = 8, .opts = { 1, 2, 3, 4, 5, 6, 7, 8 });
+	struct oracle_result r;
+	struct bpf_tunnel_key k;
+	uint8_t want_opt[16] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+	inet_pton(AF_INET, "192.0.2.1", md.remote);
+	inet_pton(AF_INET, "192.0.2.2", md.local);
+	make_pkt(&(struct bpf_tunnel_key){ 0 }, 1);
+	/* Full key with flags, options of 16 bytes (zero-filled). */
+	CHECK_EQ(rx_headroom(&md, 0, F_NO_KEY, 8, &r), 0);
+	memcpy(&k, r.out + KEY_AT, sizeof(k));
+	CHECK_EQ(r.skb_out.cb[0], 0);
+	CHECK_EQ(r.skb_out.cb[1], 8);
+	CHECK_EQ(k.tunnel_id, 0x42);
+	CHECK_EQ(k.remote_ipv4, 0xc0000201);
+	CHECK_EQ(k.local_ipv4, 0xc0000202);
+	CHECK_EQ(k.tunnel_tos, 0x10);
+	CHECK_EQ(k.tunnel_ttl, 63);
+	CHECK_EQ(k.tunnel_flags, htons(0x0805));
+	CHECK_EQ(k.tunnel_label, 0);
+	CHECK(!memcmp(r.out + KEY_AT + 48, want_opt, 16), "options");
+	/* Past the 44 bytes the get leaves the buffer alone. */
+	CHECK_EQ(r.out[KEY_AT + 44], 0xa5);
+	/* Without BPF_F_TUNINFO_FLAGS tunnel_ext is zeroed; options too
+	 * long for the buffer: -ENOMEM and zeroes. */
+	CHECK_EQ(rx_headroom(&md, 0, 0, 0, &r), 0);
+	memcpy(&k, r.out + KEY_AT, sizeof(k));
+	CHECK_EQ(k.tunnel_ext, 0);
+	CHECK_EQ((int32_t)r.skb_out.cb[1], -12);
+	CHECK_EQ(r.out[KEY_AT + 48], 0);
+	/* The wrong family: -EPROTO; a compat size: its bytes only. */
+	CHECK_EQ(rx_headroom(&md, 0, F_IPV6, 8, &r), 0);
+	CHECK_EQ((int32_t)r.skb_out.cb[0], -71);
+	CHECK_EQ(rx_headroom(&md, 4, 0, 8, &r), 0);
+	CHECK_EQ(r.skb_out.cb[0], 0);
+	CHECK_EQ(r.out[KEY_AT + 8], 0xa5);
+	/* No option bit: -ENOENT whatever the length. */
+	md.flags = HR_TUNNEL_F_KEY;
+	CHECK_EQ(rx_headroom(&md, 0, 0, 8, &r), 0);
+	CHECK_EQ((int32_t)r.skb_out.cb[1], -2);
+
+	/* IPv6, with a flow label; the IPv6-only compat size 8 refused. */
+	md.family = AF_INET6;
+	md.label = 0xbcdef;
+	inet_pton(AF_INET6, "2001:db8::1", md.remote);
+	inet_pton(AF_INET6, "2001:db8::2", md.local);
+	CHECK_EQ(rx_headroom(&md, 0, F_IPV6, 8, &r), 0);
+	memcpy(&k, r.out + KEY_AT, sizeof(k));
+	CHECK_EQ(r.skb_out.cb[0], 0);
+	CHECK(!memcmp(k.remote_ipv6, md.remote, 16), "remote_ipv6");
+	CHECK(!memcmp(k.local_ipv6, md.local, 16), "local_ipv6");
+	CHECK_EQ(k.tunnel_label, 0xbcdef);
+	CHECK_EQ(rx_headroom(&md, 4, F_IPV6, 8, &r), 0);
+	CHECK_EQ((int32_t)r.skb_out.cb[0], -22);
+	CHECK_EQ(r.out[KEY_AT], 0);
+
+	/* What the test run refuses: a label on IPv4, no family, TX. */
+	md.family = AF_INET;
+	CHECK_EQ(rx_headroom(&md, 0, 0, 8, &r), -22);
+	md.label = 0;
+	md.family = 0;
+	CHECK_EQ(rx_headroom(&md, 0, 0, 8, &r), -22);
+	md.family = AF_INET;
+	md.tx = true;
+	CHECK_EQ(rx_headroom(&md, 0, 0, 8, &r), -22);
+}
+
+/* What a program set, as tunnel_out shows it (headroom only). */
+static void set_out_case(void)
+{
+	struct bpf_tunnel_key key;
+	struct oracle_result r;
+	struct __sk_buff s;
+	HR_OPTS(hr_tunnel_md, out);
+	struct oracle_case c = { .obj = OBJ,
+				 .prog = "tc_tunnel_key",
+				 .data = pkt,
+				 .size = sizeof(pkt),
+				 .skb = &s,
+				 .tunnel_out = &out };
+	uint8_t remote[4] = { 192, 0, 2, 1 };
+
+	key_variant(0, &key);
+	make_pkt(&key, 0);
+	oracle_skb_cb(&s, 0, F_DF, 0, 0);
+	CHECK_EQ(oracle_run_headroom(orc, &c, &r), 0);
+	CHECK_EQ(r.err, 0);
+	CHECK(out.tx && out.family == AF_INET, "set metadata shown");
+	CHECK(!memcmp(out.remote, remote, 4), "remote");
+	CHECK_EQ(out.id, 0x12345678);
+	CHECK_EQ(out.flags, HR_TUNNEL_F_NOCACHE | HR_TUNNEL_F_DONT_FRAGMENT |
+				    HR_TUNNEL_F_CSUM | HR_TUNNEL_F_KEY);
+	/* A set then get reads the receive side's view: swapped. */
+	memcpy(&key, r.out + KEY_AT, sizeof(key));
+	CHECK_EQ(key.remote_ipv4, 0xc0000202);
+	CHECK_EQ(key.local_ipv4, 0xc0000201);
+	oracle_skb_cb(&s, NO_CALL, 0, 0, 0);
+	CHECK_EQ(oracle_run_headroom(orc, &c, &r), 0);
+	CHECK(out.family == 0, "nothing set, nothing shown");
+}
+
+static void all_cases(void)
+{
+	key_cases();
+	opt_cases();
+	rx_none_cases();
+}
+
+int main(void)
+{
+	static const int engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT };
+	char why[128];
+	unsigned int e;
+
+	CHECK(oracle_new(&orc) == 0, "oracle");
+	oracle_set_print_limit(orc, 5);
+	for (e = 0; e < 2; e++) {
+		oracle_set_engine(orc, engines[e]);
+		rx_given_cases();
+		set_out_case();
+	}
+	if (!t_have_kernel(why, sizeof(why))) {
+		oracle_free(orc);
+		t_skip(why);
+		return t_done();
+	}
+	for (e = 0; e < 2; e++) {
+		oracle_set_engine(orc, engines[e]);
+		all_cases();
+		printf("tunnel key (%s): %u cases against the kernel, %u "
+		       "differences\n",
+		       e ? "jit" : "interp", cases, diffs);
+	}
+	oracle_summary(orc);
+	oracle_free(orc);
+	return t_done();
+}
