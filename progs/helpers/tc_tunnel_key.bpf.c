@@ -178,4 +178,44 @@ int tc_tunnel_rx(struct __sk_buff *skb)
 	return 0;
 }
 
+/* What tc_tunnel_record saw of the last packet of type 0x88b5. */
+struct tun_seen {
+	__s32 key_ret;
+	__s32 opt_ret;
+	__u8 key[44]; /* with BPF_F_TUNINFO_FLAGS */
+	__u8 opt[16];
+	__u32 count;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tun_seen);
+} tun_seen SEC(".maps");
+
+/* On a collect_md vxlan device's ingress: the metadata it received a
+ * test frame with (inner type 0x88b5), into tun_seen; test_tunnel_key
+ * runs it in headroom with the same metadata given and compares. */
+SEC("tc")
+int tc_tunnel_record(struct __sk_buff *skb)
+{
+	void *data = (void *)(long)skb->data;
+	void *end = (void *)(long)skb->data_end;
+	struct tun_seen *v;
+	__u32 zero = 0;
+	__u8 *eth = data;
+
+	if (data + 14 > end || eth[12] != 0x88 || eth[13] != 0xb5)
+		return 0;
+	v = bpf_map_lookup_elem(&tun_seen, &zero);
+	if (!v)
+		return 0;
+	v->key_ret = bpf_skb_get_tunnel_key(skb, (void *)v->key, sizeof(v->key),
+					    BPF_F_TUNINFO_FLAGS_);
+	v->opt_ret = bpf_skb_get_tunnel_opt(skb, v->opt, sizeof(v->opt));
+	v->count++;
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";

@@ -8,18 +8,32 @@
  * the kernel's BPF_PROG_TEST_RUN: return values, the bytes the gets
  * filled and every __sk_buff field. Metadata a packet arrives with
  * (hr_test_run_opts.tunnel_in) cannot be given to a kernel test run: it
- * is checked against the values the kernel's rules give.
+ * is checked against the values the kernel's rules give, and against a
+ * real collect_md vxlan device ("hrtunvx", in a network namespace of the
+ * test's own): frames sent to it through a veth, what its tc ingress
+ * program read with the gets (tc_tunnel_record) compared byte for byte
+ * with headroom given the metadata the frame carried.
  */
 #include <arpa/inet.h>
+#include <errno.h>
+#include <net/if.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/socket.h>
 #include <linux/bpf.h>
+#include <linux/if_packet.h>
 
+#include <bpf/libbpf.h>
+
+#include <headroom/map.h>
+#include <headroom/object.h>
 #include <headroom/test_run.h>
 #include <headroom/tunnel.h>
 
+#include "gen_packets.h"
 #include "harness.h"
 #include "oracle.h"
 
@@ -337,6 +351,252 @@ static void set_out_case(void)
 	CHECK(out.family == 0, "nothing set, nothing shown");
 }
 
+/* --- a real collect_md vxlan device ------------------------------- */
+
+/* tc_tunnel_record's map value. */
+struct tun_seen {
+	int32_t key_ret;
+	int32_t opt_ret;
+	uint8_t key[44];
+	uint8_t opt[16];
+	uint32_t count;
+};
+
+#define INNER_LEN 64
+
+/* The inner frame both sides' program sees: Ethernet to 0x88b5. */
+static void inner_frame(uint8_t *f)
+{
+	static const uint8_t macs[12] = { 2, 0, 0, 0, 0, 0x0a,
+					  2, 0, 0, 0, 0, 0x0b };
+	size_t i;
+
+	memcpy(f, macs, 12);
+	f[12] = 0x88;
+	f[13] = 0xb5;
+	for (i = 14; i < INNER_LEN; i++)
+		f[i] = (uint8_t)i;
+}
+
+/* Ethernet, IPv4 192.0.2.1 -> 192.0.2.2 with @tos and @ttl, UDP to 4789
+ * (checksummed when @csum), VXLAN with @vni, the inner frame; its length. */
+static size_t vxlan_frame(uint8_t *f, uint32_t vni, uint8_t tos, uint8_t ttl,
+			  bool csum)
+{
+	static const uint8_t macs[12] = { 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1 };
+	uint8_t *ip = f + 14, *udp = ip + 20, *vx = udp + 8;
+	size_t udp_len = 8 + 8 + INNER_LEN, ip_len = 20 + udp_len;
+	uint32_t sum;
+	uint16_t c;
+
+	memset(f, 0, 14 + ip_len);
+	memcpy(f, macs, 12);
+	f[12] = 0x08;
+	ip[0] = 0x45;
+	ip[1] = tos;
+	ip[2] = (uint8_t)(ip_len >> 8);
+	ip[3] = (uint8_t)ip_len;
+	ip[8] = ttl;
+	ip[9] = 17;
+	inet_pton(AF_INET, "192.0.2.1", ip + 12);
+	inet_pton(AF_INET, "192.0.2.2", ip + 16);
+	c = (uint16_t)~gen_fold(gen_sum16(ip, 20, 0));
+	ip[10] = (uint8_t)(c >> 8);
+	ip[11] = (uint8_t)c;
+	udp[0] = 0x30;
+	udp[1] = 0x39;
+	udp[2] = 4789 >> 8;
+	udp[3] = 4789 & 0xff;
+	udp[4] = (uint8_t)(udp_len >> 8);
+	udp[5] = (uint8_t)udp_len;
+	vx[0] = 0x08; /* VNI present */
+	vx[4] = (uint8_t)(vni >> 16);
+	vx[5] = (uint8_t)(vni >> 8);
+	vx[6] = (uint8_t)vni;
+	inner_frame(vx + 8);
+	if (csum) {
+		sum = gen_sum16(ip + 12, 8, 0) + 17 + (uint32_t)udp_len;
+		c = (uint16_t)~gen_fold(gen_sum16(udp, udp_len, sum));
+		c = c ? c : 0xffff;
+		udp[6] = (uint8_t)(c >> 8);
+		udp[7] = (uint8_t)c;
+	}
+	return 14 + ip_len;
+}
+
+static int sh(const char *cmd)
+{
+	return t_run_cmd(cmd, NULL, 0);
+}
+
+/* hrtun0 <-> hrtun1 (192.0.2.2), and hrtunvx, vxlan external on 4789,
+ * in the test's own network namespace. */
+static int ns_setup(void)
+{
+	static const char *const cmds[] = {
+		"ip link set lo up",
+		"ip link add hrtun0 type veth peer name hrtun1",
+		"ip link set hrtun1 address 02:00:00:00:00:02",
+		"ip addr add 192.0.2.2/24 dev hrtun1",
+		"ip link set hrtun0 up",
+		"ip link set hrtun1 up",
+		"ip link add hrtunvx type vxlan external dstport 4789",
+		"ip link set hrtunvx up",
+		"echo 0 > /proc/sys/net/ipv4/conf/all/rp_filter",
+		"echo 0 > /proc/sys/net/ipv4/conf/hrtun1/rp_filter",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (sh(cmds[i])) {
+			CHECK(0, "'%s' failed", cmds[i]);
+			return -1;
+		}
+	return 0;
+}
+
+static int send_frame(const uint8_t *f, size_t len)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_ifindex = (int)if_nametoindex("hrtun0"),
+				   .sll_halen = 6 };
+	int fd = socket(AF_PACKET, SOCK_RAW, 0);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	memcpy(sll.sll_addr, f, 6);
+	n = sendto(fd, f, len, 0, (struct sockaddr *)&sll, sizeof(sll));
+	close(fd);
+	return n == (ssize_t)len ? 0 : -EIO;
+}
+
+/* The kernel's record of the next test frame, waited for (delivery runs
+ * in softirq, after sendto returns). */
+static int kernel_seen(struct bpf_map *map, uint32_t before, struct tun_seen *v)
+{
+	uint32_t zero = 0;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if (bpf_map__lookup_elem(map, &zero, sizeof(zero), v,
+					 sizeof(*v), 0))
+			return -EIO;
+		if (v->count > before)
+			return 0;
+		usleep(10000);
+	}
+	return -ETIMEDOUT;
+}
+
+/* headroom's record of the inner frame run with @md given. */
+static int headroom_seen(const struct hr_tunnel_md *md, struct tun_seen *v)
+{
+	struct hr_object *obj = oracle_headroom_object(orc, OBJ);
+	struct hr_map *map = obj ? hr_object_find_map(obj, "tun_seen") : NULL;
+	uint8_t inner[INNER_LEN];
+	struct oracle_result r;
+	struct oracle_case c = { .obj = OBJ,
+				 .prog = "tc_tunnel_record",
+				 .data = inner,
+				 .size = sizeof(inner),
+				 .tunnel_in = md };
+	uint32_t zero = 0;
+
+	if (!map)
+		return -ENOENT;
+	inner_frame(inner);
+	if (oracle_run_headroom(orc, &c, &r) || r.err)
+		return -EIO;
+	return hr_map_lookup_elem(map, &zero, v);
+}
+
+/* One frame through the vxlan device and through headroom given the
+ * metadata it should carry: the records must be byte for byte equal. */
+static void vxlan_case(struct bpf_map *map, uint32_t vni, uint8_t tos,
+		       uint8_t ttl, bool csum)
+{
+	HR_OPTS(hr_tunnel_md, md, .family = AF_INET, .id = vni, .tos = tos,
+		.ttl = ttl,
+		.flags = HR_TUNNEL_F_KEY | (csum ? HR_TUNNEL_F_CSUM : 0));
+	struct tun_seen k, h, before;
+	uint8_t f[256];
+	uint32_t zero = 0;
+	size_t len = vxlan_frame(f, vni, tos, ttl, csum);
+
+	inet_pton(AF_INET, "192.0.2.1", md.remote);
+	inet_pton(AF_INET, "192.0.2.2", md.local);
+	memset(&before, 0, sizeof(before));
+	CHECK(!bpf_map__lookup_elem(map, &zero, sizeof(zero), &before,
+				    sizeof(before), 0),
+	      "tun_seen lookup");
+	CHECK_EQ(send_frame(f, len), 0);
+	if (kernel_seen(map, before.count, &k)) {
+		CHECK(0, "vni %u: the vxlan device's program saw nothing", vni);
+		return;
+	}
+	CHECK_EQ(headroom_seen(&md, &h), 0);
+	cases++;
+	if (memcmp(&k, &h, offsetof(struct tun_seen, count))) {
+		char kh[2 * sizeof(k) + 1], hh[2 * sizeof(h) + 1];
+
+		diffs++;
+		t_hex(&k, offsetof(struct tun_seen, count), kh);
+		t_hex(&h, offsetof(struct tun_seen, count), hh);
+		CHECK(0,
+		      "vxlan vni %u tos %#x ttl %u csum %d:\n kernel   %s\n "
+		      "headroom %s",
+		      vni, tos, ttl, csum, kh, hh);
+	} else {
+		uint32_t id;
+		uint16_t flags;
+
+		/* Not merely equal: what the device received. */
+		memcpy(&id, k.key, 4);
+		memcpy(&flags, k.key + 22, 2);
+		CHECK_EQ(k.key_ret, 0);
+		CHECK_EQ(id, vni);
+		CHECK_EQ(k.key[20], tos);
+		CHECK_EQ(k.key[21], ttl);
+		CHECK_EQ(ntohs(flags), 0x4 | (csum ? 0x1 : 0));
+		CHECK_EQ(k.opt_ret, -ENOENT);
+	}
+}
+
+static void vxlan_cases(void)
+{
+	struct bpf_object *kobj = oracle_kernel_object(orc, OBJ);
+	struct bpf_program *prog = kobj ? bpf_object__find_program_by_name(
+						  kobj, "tc_tunnel_record") :
+					  NULL;
+	struct bpf_map *map =
+		kobj ? bpf_object__find_map_by_name(kobj, "tun_seen") : NULL;
+	LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_INGRESS);
+	LIBBPF_OPTS(bpf_tc_opts, opts);
+
+	CHECK(prog && map, "the kernel's tc_tunnel_record");
+	if (!prog || !map)
+		return;
+	if (unshare(CLONE_NEWNET)) {
+		CHECK(0, "unshare: %s", strerror(errno));
+		return;
+	}
+	if (ns_setup())
+		return;
+	hook.ifindex = (int)if_nametoindex("hrtunvx");
+	opts.prog_fd = bpf_program__fd(prog);
+	if (bpf_tc_hook_create(&hook) || bpf_tc_attach(&hook, &opts)) {
+		CHECK(0, "tc attach on hrtunvx");
+	} else {
+		vxlan_case(map, 42, 0x10, 63, false);
+		vxlan_case(map, 0xabcdef, 0, 1, true);
+		vxlan_case(map, 7, 0xfc, 255, true);
+	}
+	bpf_tc_hook_destroy(&hook);
+	sh("ip link del hrtunvx");
+	sh("ip link del hrtun0");
+}
+
 static void all_cases(void)
 {
 	key_cases();
@@ -369,6 +629,11 @@ int main(void)
 		       "differences\n",
 		       e ? "jit" : "interp", cases, diffs);
 	}
+	/* Last: it leaves the test in a network namespace of its own. */
+	vxlan_cases();
+	printf("tunnel key: %u cases in all, with a vxlan external device's "
+	       "metadata, %u differences\n",
+	       cases, diffs);
 	oracle_summary(orc);
 	oracle_free(orc);
 	return t_done();
