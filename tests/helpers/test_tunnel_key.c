@@ -378,10 +378,17 @@ static void inner_frame(uint8_t *f)
 		f[i] = (uint8_t)i;
 }
 
+/* A VXLAN group policy extension: GBP_ON | the second flags byte << 16
+ * | the policy id. */
+#define GBP_ON (1u << 31)
+#define GBP_DONT_LEARN (0x40u << 16)
+#define GBP_APPLIED (0x08u << 16)
+
 /* Ethernet, IPv4 192.0.2.1 -> 192.0.2.2 with @tos and @ttl, UDP to 4789
- * (checksummed when @csum), VXLAN with @vni, the inner frame; its length. */
+ * (checksummed when @csum), VXLAN with @vni (and @gbp), the inner frame;
+ * its length. */
 static size_t vxlan_frame(uint8_t *f, uint32_t vni, uint8_t tos, uint8_t ttl,
-			  bool csum)
+			  bool csum, uint32_t gbp)
 {
 	static const uint8_t macs[12] = { 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1 };
 	uint8_t *ip = f + 14, *udp = ip + 20, *vx = udp + 8;
@@ -410,6 +417,12 @@ static size_t vxlan_frame(uint8_t *f, uint32_t vni, uint8_t tos, uint8_t ttl,
 	udp[4] = (uint8_t)(udp_len >> 8);
 	udp[5] = (uint8_t)udp_len;
 	vx[0] = 0x08; /* VNI present */
+	if (gbp & GBP_ON) {
+		vx[0] |= 0x80;
+		vx[1] = (uint8_t)(gbp >> 16);
+		vx[2] = (uint8_t)(gbp >> 8);
+		vx[3] = (uint8_t)gbp;
+	}
 	vx[4] = (uint8_t)(vni >> 16);
 	vx[5] = (uint8_t)(vni >> 8);
 	vx[6] = (uint8_t)vni;
@@ -429,7 +442,8 @@ static int sh(const char *cmd)
 	return t_run_cmd(cmd, NULL, 0);
 }
 
-/* hrtun0 <-> hrtun1 (192.0.2.2), and hrtunvx, vxlan external on 4789,
+/* hrtun0 <-> hrtun1 (192.0.2.2), and hrtunvx, vxlan external (with the
+ * group policy extension, whose options a get_tunnel_opt reads) on 4789,
  * in the test's own network namespace. */
 static int ns_setup(void)
 {
@@ -440,7 +454,7 @@ static int ns_setup(void)
 		"ip addr add 192.0.2.2/24 dev hrtun1",
 		"ip link set hrtun0 up",
 		"ip link set hrtun1 up",
-		"ip link add hrtunvx type vxlan external dstport 4789",
+		"ip link add hrtunvx type vxlan external gbp dstport 4789",
 		"ip link set hrtunvx up",
 		"echo 0 > /proc/sys/net/ipv4/conf/all/rp_filter",
 		"echo 0 > /proc/sys/net/ipv4/conf/hrtun1/rp_filter",
@@ -514,15 +528,26 @@ static int headroom_seen(const struct hr_tunnel_md *md, struct tun_seen *v)
 /* One frame through the vxlan device and through headroom given the
  * metadata it should carry: the records must be byte for byte equal. */
 static void vxlan_case(struct bpf_map *map, uint32_t vni, uint8_t tos,
-		       uint8_t ttl, bool csum)
+		       uint8_t ttl, bool csum, uint32_t gbp)
 {
 	HR_OPTS(hr_tunnel_md, md, .family = AF_INET, .id = vni, .tos = tos,
 		.ttl = ttl,
 		.flags = HR_TUNNEL_F_KEY | (csum ? HR_TUNNEL_F_CSUM : 0));
 	struct tun_seen k, h, before;
 	uint8_t f[256];
-	uint32_t zero = 0;
-	size_t len = vxlan_frame(f, vni, tos, ttl, csum);
+	uint32_t zero = 0, md_gbp;
+	size_t len = vxlan_frame(f, vni, tos, ttl, csum, gbp);
+
+	/* The device's struct vxlan_metadata: the policy id and its two
+	 * flags at bits 22 and 19, in host order, as the options. */
+	if (gbp & GBP_ON) {
+		md_gbp = (gbp & 0xffff) |
+			 (gbp & GBP_DONT_LEARN ? 1u << 22 : 0) |
+			 (gbp & GBP_APPLIED ? 1u << 19 : 0);
+		md.flags |= HR_TUNNEL_F_VXLAN_OPT;
+		md.opts_len = 4;
+		memcpy(md.opts, &md_gbp, 4);
+	}
 
 	inet_pton(AF_INET, "192.0.2.1", md.remote);
 	inet_pton(AF_INET, "192.0.2.2", md.local);
@@ -544,9 +569,9 @@ static void vxlan_case(struct bpf_map *map, uint32_t vni, uint8_t tos,
 		t_hex(&k, offsetof(struct tun_seen, count), kh);
 		t_hex(&h, offsetof(struct tun_seen, count), hh);
 		CHECK(0,
-		      "vxlan vni %u tos %#x ttl %u csum %d:\n kernel   %s\n "
-		      "headroom %s",
-		      vni, tos, ttl, csum, kh, hh);
+		      "vxlan vni %u tos %#x ttl %u csum %d gbp %#x:\n kernel   "
+		      "%s\n headroom %s",
+		      vni, tos, ttl, csum, gbp, kh, hh);
 	} else {
 		uint32_t id;
 		uint16_t flags;
@@ -558,8 +583,9 @@ static void vxlan_case(struct bpf_map *map, uint32_t vni, uint8_t tos,
 		CHECK_EQ(id, vni);
 		CHECK_EQ(k.key[20], tos);
 		CHECK_EQ(k.key[21], ttl);
-		CHECK_EQ(ntohs(flags), 0x4 | (csum ? 0x1 : 0));
-		CHECK_EQ(k.opt_ret, -ENOENT);
+		CHECK_EQ(ntohs(flags),
+			 0x4 | (csum ? 0x1 : 0) | (gbp ? 0x1000 : 0));
+		CHECK_EQ(k.opt_ret, gbp ? 4 : -ENOENT);
 	}
 }
 
@@ -588,9 +614,12 @@ static void vxlan_cases(void)
 	if (bpf_tc_hook_create(&hook) || bpf_tc_attach(&hook, &opts)) {
 		CHECK(0, "tc attach on hrtunvx");
 	} else {
-		vxlan_case(map, 42, 0x10, 63, false);
-		vxlan_case(map, 0xabcdef, 0, 1, true);
-		vxlan_case(map, 7, 0xfc, 255, true);
+		vxlan_case(map, 42, 0x10, 63, false, 0);
+		vxlan_case(map, 0xabcdef, 0, 1, true, 0);
+		vxlan_case(map, 7, 0xfc, 255, true, 0);
+		vxlan_case(map, 9, 0, 64, false, GBP_ON | 0x1234);
+		vxlan_case(map, 10, 0x20, 3, true,
+			   GBP_ON | GBP_DONT_LEARN | GBP_APPLIED | 0xfffe);
 	}
 	bpf_tc_hook_destroy(&hook);
 	sh("ip link del hrtunvx");
