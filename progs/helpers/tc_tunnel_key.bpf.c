@@ -213,6 +213,11 @@ int tc_tunnel_record(struct __sk_buff *skb)
 		return 0;
 	v->key_ret = bpf_skb_get_tunnel_key(skb, (void *)v->key, sizeof(v->key),
 					    BPF_F_TUNINFO_FLAGS_);
+	/* An IPv6 tunnel: -EPROTO (-71) for the IPv4 view. */
+	if (v->key_ret == -71)
+		v->key_ret = bpf_skb_get_tunnel_key(
+			skb, (void *)v->key, sizeof(v->key),
+			BPF_F_TUNINFO_FLAGS_ | BPF_F_TUNINFO_IPV6);
 	v->opt_ret = bpf_skb_get_tunnel_opt(skb, v->opt, sizeof(v->opt));
 	v->count++;
 	return 0;

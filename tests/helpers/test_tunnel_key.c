@@ -384,57 +384,93 @@ static void inner_frame(uint8_t *f)
 #define GBP_DONT_LEARN (0x40u << 16)
 #define GBP_APPLIED (0x08u << 16)
 
-/* Ethernet, IPv4 192.0.2.1 -> 192.0.2.2 with @tos and @ttl, UDP to 4789
- * (checksummed when @csum), VXLAN with @vni (and @gbp), the inner frame;
- * its length. */
-static size_t vxlan_frame(uint8_t *f, uint32_t vni, uint8_t tos, uint8_t ttl,
-			  bool csum, uint32_t gbp)
+/* The outer headers of one frame to the vxlan device. */
+struct outer {
+	int family;
+	uint32_t vni;
+	uint32_t gbp; /* GBP_*, 0: none */
+	uint8_t tos; /* IPv6: the traffic class */
+	uint8_t ttl; /* IPv6: the hop limit */
+	uint32_t label; /* IPv6 flow label */
+	bool csum; /* a UDP checksum (IPv6 always has one) */
+};
+
+#define REMOTE4 "192.0.2.1"
+#define LOCAL4 "192.0.2.2"
+#define REMOTE6 "2001:db8::1"
+#define LOCAL6 "2001:db8::2"
+
+static void put16(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* The IP header of @o before @udp_len bytes of UDP; its length. The
+ * UDP checksum's pseudo-header sum into *@sum. */
+static size_t ip_header(uint8_t *ip, const struct outer *o, size_t udp_len,
+			uint32_t *sum)
+{
+	bool v6 = o->family == AF_INET6;
+	size_t alen = v6 ? 16 : 4, hlen = v6 ? 40 : 20;
+	uint8_t *src = ip + (v6 ? 8 : 12);
+	uint32_t w;
+
+	memset(ip, 0, hlen);
+	inet_pton(o->family, v6 ? REMOTE6 : REMOTE4, src);
+	inet_pton(o->family, v6 ? LOCAL6 : LOCAL4, src + alen);
+	*sum = gen_sum16(src, 2 * alen, 0) + 17 + (uint32_t)udp_len;
+	if (v6) {
+		w = 6u << 28 | (uint32_t)o->tos << 20 | o->label;
+		put16(ip, w >> 16);
+		put16(ip + 2, w);
+		put16(ip + 4, (uint32_t)udp_len);
+		ip[6] = 17;
+		ip[7] = o->ttl;
+		return hlen;
+	}
+	ip[0] = 0x45;
+	ip[1] = o->tos;
+	put16(ip + 2, (uint32_t)(hlen + udp_len));
+	ip[8] = o->ttl;
+	ip[9] = 17;
+	put16(ip + 10, (uint16_t)~gen_fold(gen_sum16(ip, hlen, 0)));
+	return hlen;
+}
+
+/* Ethernet, IP REMOTE -> LOCAL as @o says, UDP to 4789, VXLAN (with
+ * its group policy extension if any), the inner frame; its length. */
+static size_t vxlan_frame(uint8_t *f, const struct outer *o)
 {
 	static const uint8_t macs[12] = { 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1 };
-	uint8_t *ip = f + 14, *udp = ip + 20, *vx = udp + 8;
-	size_t udp_len = 8 + 8 + INNER_LEN, ip_len = 20 + udp_len;
+	size_t udp_len = 8 + 8 + INNER_LEN, hlen;
+	uint8_t *udp, *vx;
 	uint32_t sum;
 	uint16_t c;
 
-	memset(f, 0, 14 + ip_len);
 	memcpy(f, macs, 12);
-	f[12] = 0x08;
-	ip[0] = 0x45;
-	ip[1] = tos;
-	ip[2] = (uint8_t)(ip_len >> 8);
-	ip[3] = (uint8_t)ip_len;
-	ip[8] = ttl;
-	ip[9] = 17;
-	inet_pton(AF_INET, "192.0.2.1", ip + 12);
-	inet_pton(AF_INET, "192.0.2.2", ip + 16);
-	c = (uint16_t)~gen_fold(gen_sum16(ip, 20, 0));
-	ip[10] = (uint8_t)(c >> 8);
-	ip[11] = (uint8_t)c;
-	udp[0] = 0x30;
-	udp[1] = 0x39;
-	udp[2] = 4789 >> 8;
-	udp[3] = 4789 & 0xff;
-	udp[4] = (uint8_t)(udp_len >> 8);
-	udp[5] = (uint8_t)udp_len;
+	put16(f + 12, o->family == AF_INET6 ? 0x86dd : 0x0800);
+	hlen = ip_header(f + 14, o, udp_len, &sum);
+	udp = f + 14 + hlen;
+	vx = udp + 8;
+	memset(udp, 0, udp_len);
+	put16(udp, 12345);
+	put16(udp + 2, 4789);
+	put16(udp + 4, (uint32_t)udp_len);
 	vx[0] = 0x08; /* VNI present */
-	if (gbp & GBP_ON) {
+	if (o->gbp & GBP_ON) {
 		vx[0] |= 0x80;
-		vx[1] = (uint8_t)(gbp >> 16);
-		vx[2] = (uint8_t)(gbp >> 8);
-		vx[3] = (uint8_t)gbp;
+		vx[1] = (uint8_t)(o->gbp >> 16);
+		put16(vx + 2, o->gbp);
 	}
-	vx[4] = (uint8_t)(vni >> 16);
-	vx[5] = (uint8_t)(vni >> 8);
-	vx[6] = (uint8_t)vni;
+	vx[4] = (uint8_t)(o->vni >> 16);
+	put16(vx + 5, o->vni);
 	inner_frame(vx + 8);
-	if (csum) {
-		sum = gen_sum16(ip + 12, 8, 0) + 17 + (uint32_t)udp_len;
+	if (o->csum || o->family == AF_INET6) {
 		c = (uint16_t)~gen_fold(gen_sum16(udp, udp_len, sum));
-		c = c ? c : 0xffff;
-		udp[6] = (uint8_t)(c >> 8);
-		udp[7] = (uint8_t)c;
+		put16(udp + 6, c ? c : 0xffff);
 	}
-	return 14 + ip_len;
+	return 14 + hlen + udp_len;
 }
 
 static int sh(const char *cmd)
@@ -452,6 +488,7 @@ static int ns_setup(void)
 		"ip link add hrtun0 type veth peer name hrtun1",
 		"ip link set hrtun1 address 02:00:00:00:00:02",
 		"ip addr add 192.0.2.2/24 dev hrtun1",
+		"ip addr add 2001:db8::2/64 dev hrtun1 nodad",
 		"ip link set hrtun0 up",
 		"ip link set hrtun1 up",
 		"ip link add hrtunvx type vxlan external gbp dstport 4789",
@@ -527,66 +564,83 @@ static int headroom_seen(const struct hr_tunnel_md *md, struct tun_seen *v)
 
 /* One frame through the vxlan device and through headroom given the
  * metadata it should carry: the records must be byte for byte equal. */
-static void vxlan_case(struct bpf_map *map, uint32_t vni, uint8_t tos,
-		       uint8_t ttl, bool csum, uint32_t gbp)
+/* The metadata the device should attach to @o's frame (udp_tun_rx_dst:
+ * the outer header's addresses, tos, ttl, label; KEY, CSUM when the UDP
+ * checksum is not zero; the group policy as a struct vxlan_metadata, the
+ * policy id and its two flags at bits 22 and 19, in host order). */
+static void outer_md(const struct outer *o, struct hr_tunnel_md *md)
 {
-	HR_OPTS(hr_tunnel_md, md, .family = AF_INET, .id = vni, .tos = tos,
-		.ttl = ttl,
-		.flags = HR_TUNNEL_F_KEY | (csum ? HR_TUNNEL_F_CSUM : 0));
+	bool v6 = o->family == AF_INET6;
+	uint32_t gbp;
+
+	md->family = o->family;
+	md->id = o->vni;
+	md->tos = o->tos;
+	md->ttl = o->ttl;
+	md->label = o->label;
+	md->flags = HR_TUNNEL_F_KEY;
+	if (o->csum || v6)
+		md->flags |= HR_TUNNEL_F_CSUM;
+	inet_pton(o->family, v6 ? REMOTE6 : REMOTE4, md->remote);
+	inet_pton(o->family, v6 ? LOCAL6 : LOCAL4, md->local);
+	if (o->gbp & GBP_ON) {
+		gbp = (o->gbp & 0xffff) |
+		      (o->gbp & GBP_DONT_LEARN ? 1u << 22 : 0) |
+		      (o->gbp & GBP_APPLIED ? 1u << 19 : 0);
+		md->flags |= HR_TUNNEL_F_VXLAN_OPT;
+		md->opts_len = 4;
+		memcpy(md->opts, &gbp, 4);
+	}
+}
+
+/* Not merely equal on both sides: what the device received. */
+static void check_seen(const struct tun_seen *k, const struct hr_tunnel_md *md)
+{
+	struct bpf_tunnel_key key;
+
+	memcpy(&key, k->key, sizeof(key));
+	CHECK_EQ(k->key_ret, 0);
+	CHECK_EQ(key.tunnel_id, md->id);
+	CHECK_EQ(key.tunnel_tos, md->tos);
+	CHECK_EQ(key.tunnel_ttl, md->ttl);
+	CHECK_EQ(key.tunnel_label, md->label);
+	CHECK_EQ(ntohs(key.tunnel_flags), md->flags);
+	CHECK_EQ(k->opt_ret, md->opts_len ? md->opts_len : -ENOENT);
+}
+
+/* One frame through the vxlan device and through headroom given the
+ * metadata it should carry: the records must be byte for byte equal. */
+static void vxlan_case(struct bpf_map *map, const struct outer *o)
+{
+	HR_OPTS(hr_tunnel_md, md);
 	struct tun_seen k, h, before;
 	uint8_t f[256];
-	uint32_t zero = 0, md_gbp;
-	size_t len = vxlan_frame(f, vni, tos, ttl, csum, gbp);
+	uint32_t zero = 0;
+	size_t len = vxlan_frame(f, o);
+	char kh[2 * sizeof(k) + 1], hh[2 * sizeof(h) + 1];
 
-	/* The device's struct vxlan_metadata: the policy id and its two
-	 * flags at bits 22 and 19, in host order, as the options. */
-	if (gbp & GBP_ON) {
-		md_gbp = (gbp & 0xffff) |
-			 (gbp & GBP_DONT_LEARN ? 1u << 22 : 0) |
-			 (gbp & GBP_APPLIED ? 1u << 19 : 0);
-		md.flags |= HR_TUNNEL_F_VXLAN_OPT;
-		md.opts_len = 4;
-		memcpy(md.opts, &md_gbp, 4);
-	}
-
-	inet_pton(AF_INET, "192.0.2.1", md.remote);
-	inet_pton(AF_INET, "192.0.2.2", md.local);
+	outer_md(o, &md);
 	memset(&before, 0, sizeof(before));
 	CHECK(!bpf_map__lookup_elem(map, &zero, sizeof(zero), &before,
 				    sizeof(before), 0),
 	      "tun_seen lookup");
 	CHECK_EQ(send_frame(f, len), 0);
 	if (kernel_seen(map, before.count, &k)) {
-		CHECK(0, "vni %u: the vxlan device's program saw nothing", vni);
+		CHECK(0, "vni %u: the vxlan device's program saw nothing",
+		      o->vni);
 		return;
 	}
 	CHECK_EQ(headroom_seen(&md, &h), 0);
 	cases++;
-	if (memcmp(&k, &h, offsetof(struct tun_seen, count))) {
-		char kh[2 * sizeof(k) + 1], hh[2 * sizeof(h) + 1];
-
-		diffs++;
-		t_hex(&k, offsetof(struct tun_seen, count), kh);
-		t_hex(&h, offsetof(struct tun_seen, count), hh);
-		CHECK(0,
-		      "vxlan vni %u tos %#x ttl %u csum %d gbp %#x:\n kernel   "
-		      "%s\n headroom %s",
-		      vni, tos, ttl, csum, gbp, kh, hh);
-	} else {
-		uint32_t id;
-		uint16_t flags;
-
-		/* Not merely equal: what the device received. */
-		memcpy(&id, k.key, 4);
-		memcpy(&flags, k.key + 22, 2);
-		CHECK_EQ(k.key_ret, 0);
-		CHECK_EQ(id, vni);
-		CHECK_EQ(k.key[20], tos);
-		CHECK_EQ(k.key[21], ttl);
-		CHECK_EQ(ntohs(flags),
-			 0x4 | (csum ? 0x1 : 0) | (gbp ? 0x1000 : 0));
-		CHECK_EQ(k.opt_ret, gbp ? 4 : -ENOENT);
+	if (!memcmp(&k, &h, offsetof(struct tun_seen, count))) {
+		check_seen(&k, &md);
+		return;
 	}
+	diffs++;
+	t_hex(&k, offsetof(struct tun_seen, count), kh);
+	t_hex(&h, offsetof(struct tun_seen, count), hh);
+	CHECK(0, "vxlan IPv%d vni %u:\n kernel   %s\n headroom %s",
+	      o->family == AF_INET6 ? 6 : 4, o->vni, kh, hh);
 }
 
 static void vxlan_cases(void)
@@ -599,6 +653,35 @@ static void vxlan_cases(void)
 		kobj ? bpf_object__find_map_by_name(kobj, "tun_seen") : NULL;
 	LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_INGRESS);
 	LIBBPF_OPTS(bpf_tc_opts, opts);
+	static const struct outer outers[] = {
+		{ .family = AF_INET, .vni = 42, .tos = 0x10, .ttl = 63 },
+		{ .family = AF_INET, .vni = 0xabcdef, .ttl = 1, .csum = true },
+		{ .family = AF_INET,
+		  .vni = 7,
+		  .tos = 0xfc,
+		  .ttl = 255,
+		  .csum = true },
+		{ .family = AF_INET,
+		  .vni = 9,
+		  .ttl = 64,
+		  .gbp = GBP_ON | 0x1234 },
+		{ .family = AF_INET,
+		  .vni = 10,
+		  .tos = 0x20,
+		  .ttl = 3,
+		  .csum = true,
+		  .gbp = GBP_ON | GBP_DONT_LEARN | GBP_APPLIED | 0xfffe },
+		{ .family = AF_INET6,
+		  .vni = 11,
+		  .tos = 0xb8,
+		  .ttl = 64,
+		  .label = 0xabcde },
+		{ .family = AF_INET6,
+		  .vni = 0xffffff,
+		  .ttl = 2,
+		  .gbp = GBP_ON | 0x42 },
+	};
+	size_t i;
 
 	CHECK(prog && map, "the kernel's tc_tunnel_record");
 	if (!prog || !map)
@@ -614,12 +697,8 @@ static void vxlan_cases(void)
 	if (bpf_tc_hook_create(&hook) || bpf_tc_attach(&hook, &opts)) {
 		CHECK(0, "tc attach on hrtunvx");
 	} else {
-		vxlan_case(map, 42, 0x10, 63, false, 0);
-		vxlan_case(map, 0xabcdef, 0, 1, true, 0);
-		vxlan_case(map, 7, 0xfc, 255, true, 0);
-		vxlan_case(map, 9, 0, 64, false, GBP_ON | 0x1234);
-		vxlan_case(map, 10, 0x20, 3, true,
-			   GBP_ON | GBP_DONT_LEARN | GBP_APPLIED | 0xfffe);
+		for (i = 0; i < sizeof(outers) / sizeof(outers[0]); i++)
+			vxlan_case(map, &outers[i]);
 	}
 	bpf_tc_hook_destroy(&hook);
 	sh("ip link del hrtunvx");
