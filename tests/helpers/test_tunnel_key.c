@@ -33,6 +33,7 @@
 #include <headroom/test_run.h>
 #include <headroom/tunnel.h>
 
+#include "check/check.h"
 #include "gen_packets.h"
 #include "harness.h"
 #include "oracle.h"
@@ -705,6 +706,23 @@ static void vxlan_cases(void)
 	sh("ip link del hrtun0");
 }
 
+/* headroom check models the four helpers: tc_tunnel_record (no other
+ * helper but the map lookup) is predicted accepted, as the kernel does. */
+static void check_case(void)
+{
+	struct hr_object *obj = oracle_headroom_object(orc, OBJ);
+	struct hr_prog *prog =
+		obj ? hr_object_find_prog(obj, "tc_tunnel_record") : NULL;
+	struct hr_check_result r;
+
+	CHECK(prog != NULL, "tc_tunnel_record");
+	if (!prog)
+		return;
+	CHECK_EQ(hr_check_predict(prog, &r), 0);
+	CHECK(r.verdict == HR_CHECK_ACCEPT, "check: %d at insn %d: %s",
+	      (int)r.verdict, r.insn, r.reason);
+}
+
 static void all_cases(void)
 {
 	key_cases();
@@ -725,6 +743,7 @@ int main(void)
 		rx_given_cases();
 		set_out_case();
 	}
+	check_case();
 	if (!t_have_kernel(why, sizeof(why))) {
 		oracle_free(orc);
 		t_skip(why);
