@@ -7,6 +7,7 @@
 #include "headroom/object.h"
 #include "headroom/map.h"
 #include "headroom/test_run.h"
+#include "headroom/tunnel.h"
 #include "headroom/perf.h"
 #include "headroom/ringbuf.h"
 #include "headroom/fib.h"

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "headroom/opts.h"
+#include "headroom/tunnel.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -82,6 +83,15 @@ struct hr_test_run_opts {
 	/* Out: with a memory-access abort, the access that failed (kind
 	 * HR_ACCESS_NONE for any other abort, or no abort). */
 	struct hr_test_access access;
+	/* tc: the tunnel metadata the packet arrived with, as a collect_md
+	 * tunnel device gives it (tx false; its ->sz set); NULL: none, as
+	 * the kernel's test run skb has none. -EINVAL for XDP, for a bad
+	 * family, flag or label. */
+	const struct hr_tunnel_md *tunnel_in;
+	/* tc, out (NULL: not wanted): the metadata the skb carries after
+	 * the last run, the caller's ->sz bytes of it: the input's, or what
+	 * bpf_skb_set_tunnel_key/opt set (tx true); family 0: none. */
+	struct hr_tunnel_md *tunnel_out;
 };
 
 /* What an aborted access did (struct hr_test_access.kind). */

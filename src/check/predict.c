@@ -1161,6 +1161,31 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 			return -1;
 		r0 = scalar(0, UINT64_MAX, true);
 		break;
+	case BPF_FUNC_skb_get_tunnel_key:
+	case BPF_FUNC_skb_set_tunnel_key:
+	case BPF_FUNC_skb_get_tunnel_opt:
+	case BPF_FUNC_skb_set_tunnel_opt:
+		/* The context, memory of a constant non-zero size (the gets
+		 * write it: ARG_PTR_TO_UNINIT_MEM), flags for the keys. The
+		 * packet is not modelled: these protos lack pkt_access. */
+		if (s->r[1].t != R_CTX || s->r[1].off ||
+		    (s->r[2].t != R_STACK && s->r[2].t != R_VAL) ||
+		    ((id == BPF_FUNC_skb_get_tunnel_key ||
+		      id == BPF_FUNC_skb_set_tunnel_key) &&
+		     s->r[4].t != R_SCALAR)) {
+			set_unknown(w, pc, "%s arguments", helper_name(id));
+			return -1;
+		}
+		n = size_arg(w, s, pc, 3);
+		if (n == 0)
+			set_unknown(w, pc, "%s of zero bytes", helper_name(id));
+		if (n <= 0 ||
+		    mem_arg(w, s, pc, 2, n,
+			    id == BPF_FUNC_skb_get_tunnel_key ||
+				    id == BPF_FUNC_skb_get_tunnel_opt))
+			return -1;
+		r0 = scalar(0, UINT64_MAX, true);
+		break;
 	case BPF_FUNC_csum_level:
 	case BPF_FUNC_csum_update:
 	case BPF_FUNC_skb_change_type:

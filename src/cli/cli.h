@@ -59,6 +59,26 @@ int hr_cli_engine(const char *name, enum hr_engine *engine);
  * bpf_fib_lookup reads; 0 or -errno after a message. */
 int hr_cli_fib_arg(int which, const char *arg);
 
+/* The words of an iproute2-style SPEC (fib_args.c): splits @s in place
+ * at blanks into @w (HR_CLI_MAX_WORDS of room); the count, or -E2BIG. */
+#define HR_CLI_MAX_WORDS 32
+int hr_cli_words(char *s, char **w);
+/* An IPv4 or IPv6 address into @out (network order); its family, or 0. */
+int hr_cli_addr(const char *s, uint8_t out[16]);
+/* A decimal or 0x number up to UINT32_MAX; 0 or -EINVAL. */
+int hr_cli_u32(const char *s, uint32_t *v);
+
+/* --tunnel @arg (tunnel_args.c): the tunnel metadata each packet of a tc
+ * test run arrives with; 0, or -EINVAL after a one-line message naming
+ * the word it could not take. */
+int hr_cli_tunnel_arg(const char *arg, struct hr_tunnel_md *md);
+/* "id 42 remote 192.0.2.1 local ... flags csum,key" for @md. */
+void hr_cli_tunnel_text(const struct hr_tunnel_md *md, char *buf, size_t size);
+struct json_object;
+/* The same as a JSON object (id, remote, local, tos, ttl, label, flags,
+ * opts), or NULL on ENOMEM. */
+struct json_object *hr_cli_tunnel_json(const struct hr_tunnel_md *md);
+
 /* How to open the object, shared by test and inspect: --btf, --type,
  * --map-size, --pin-dir, --set. */
 struct hr_cli_load {

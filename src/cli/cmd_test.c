@@ -33,7 +33,7 @@ static const char test_usage[] =
 	"                     [--btf FILE] [--map-size NAME=N ...]\n"
 	"                     [--pin-dir DIR] [--set NAME=VALUE ...]\n"
 	"                     [--events] [--fib-dev SPEC ...] [--route SPEC ...]\n"
-	"                     [--neigh SPEC ...] [--kernel]\n"
+	"                     [--neigh SPEC ...] [--tunnel SPEC] [--kernel]\n"
 	"\n"
 	"Runs the program once per packet (N times on the same buffer with\n"
 	"--repeat, as BPF_PROG_TEST_RUN) and prints the index, the verdict, the\n"
@@ -110,6 +110,17 @@ static const char test_usage[] =
 	"                  PREFIX/LEN [via GW] [dev IFINDEX] [metric N]\n"
 	"                  [mtu N] [src IP]' (mtu: a locked route MTU)\n"
 	"  --neigh SPEC    a neighbour: 'IP lladdr MAC dev IFINDEX'\n"
+	"  --tunnel SPEC   tc: the tunnel metadata every packet arrives with,\n"
+	"                  as from a collect_md ('external') vxlan or geneve\n"
+	"                  device, for bpf_skb_get_tunnel_key/opt: '[id N]\n"
+	"                  [remote IP] [local IP] [tos N] [ttl N] [label N]\n"
+	"                  [nokey] [csum] [seq] [df] [oam] [crit] [opts HEX]\n"
+	"                  [opts-type geneve|vxlan|erspan|gtp|pfcp]' (IPv4\n"
+	"                  or IPv6; label: IPv6 only; key is on unless\n"
+	"                  nokey); without it packets carry none, as in the\n"
+	"                  kernel's test run. What a program set with\n"
+	"                  bpf_skb_set_tunnel_key/opt is shown with each\n"
+	"                  packet ('tunnel set:', JSON \"tunnel_set\")\n"
 	"  --ctx-in FILE   the context to run with, as bpftool's ctx_in:\n"
 	"                  a JSON object of struct __sk_buff (tc: mark,\n"
 	"                  priority, ifindex, cb, tstamp, wire_len, gso_segs,\n"
@@ -148,6 +159,8 @@ struct test_cfg {
 	enum hr_engine engine;
 	bool kernel, fib;
 	const char *ctx_in, *ctx_out;
+	bool have_tunnel; /* --tunnel */
+	struct hr_tunnel_md tunnel;
 };
 
 struct test_state {
@@ -306,6 +319,7 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 	struct hr_test_hints hints;
 	union hr_cli_ctx_buf ctx_in, ctx_out;
 	struct json_object *changed = NULL;
+	HR_OPTS(hr_tunnel_md, tunnel_out);
 	const char *rule;
 	struct test_abort ab;
 	char error[800];
@@ -328,6 +342,10 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 	r.hinted = ret > 0;
 	if (r.hinted)
 		o.hints = &hints;
+	if (cfg->have_tunnel)
+		o.tunnel_in = &cfg->tunnel;
+	if (!st->xdp)
+		o.tunnel_out = &tunnel_out;
 	if (cfg->meta_len)
 		memcpy(in, cfg->meta, cfg->meta_len);
 	memcpy(in + cfg->meta_len, pkt->data, len);
@@ -370,6 +388,8 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 		goto out;
 	}
 	fill_result(st, &r, &o, out, &ctx_out.md);
+	if (tunnel_out.tx)
+		r.tunnel_set = &tunnel_out;
 	/* What a tc program set is what people look for (bpftool's
 	 * ctx_out); an XDP program's only with --ctx-in/--ctx-out. */
 	if (!st->xdp || cfg->ctx_in || cfg->ctx_out) {
@@ -577,6 +597,7 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 		{ "kernel", no_argument, NULL, 'K' },
 		{ "ctx-in", required_argument, NULL, 1000 },
 		{ "ctx-out", required_argument, NULL, 1001 },
+		{ "tunnel", required_argument, NULL, 1002 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -655,6 +676,11 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 			break;
 		case 1001:
 			cfg->ctx_out = optarg;
+			break;
+		case 1002:
+			if (hr_cli_tunnel_arg(optarg, &cfg->tunnel))
+				return -EINVAL;
+			cfg->have_tunnel = true;
 			break;
 		case 'E':
 			cfg->events = true;
@@ -790,6 +816,9 @@ static int open_kernel(struct test_state *st)
 	else if (cfg->fib)
 		why = "the FIB options fill headroom's tables; the kernel "
 		      "looks up its own";
+	else if (cfg->have_tunnel)
+		why = "--tunnel gives headroom's packets tunnel metadata; the "
+		      "kernel's test run cannot give its skb any";
 	if (why) {
 		fprintf(stderr, "headroom test --kernel: not compared: %s\n",
 			why);
@@ -836,6 +865,15 @@ int hr_cmd_test(int argc, char **argv)
 		goto out;
 	}
 	st.xdp = !strncmp(hr_prog_type_name(st.prog), "xdp", 3);
+	if (st.xdp && cfg.have_tunnel) {
+		fprintf(stderr,
+			"headroom test: --tunnel is for tc programs (an "
+			"xdp_buff carries no tunnel metadata); '%s' is an XDP "
+			"program\n",
+			hr_prog_name(st.prog));
+		rc = HR_EXIT_USAGE;
+		goto out;
+	}
 	if (!st.xdp &&
 	    (cfg.hints.file || cfg.hints.constant || cfg.hints.device)) {
 		fprintf(stderr,

@@ -19,21 +19,18 @@
 
 #include "cli/cli.h"
 
-#define MAX_WORDS 16
-
-static int split(char *s, char **w)
+int hr_cli_words(char *s, char **w)
 {
 	int n = 0;
 	char *save = NULL, *t;
 
-	for (t = strtok_r(s, " \t", &save); t && n < MAX_WORDS;
+	for (t = strtok_r(s, " \t", &save); t && n < HR_CLI_MAX_WORDS;
 	     t = strtok_r(NULL, " \t", &save))
 		w[n++] = t;
 	return t ? -E2BIG : n;
 }
 
-/* An IPv4 or IPv6 address; its family, or 0. */
-static int parse_addr(const char *s, uint8_t out[16])
+int hr_cli_addr(const char *s, uint8_t out[16])
 {
 	memset(out, 0, 16);
 	if (inet_pton(AF_INET, s, out) == 1)
@@ -58,14 +55,17 @@ static int parse_mac(const char *s, uint8_t mac[6])
 	return 0;
 }
 
-static int parse_u32(const char *s, uint32_t *v)
+int hr_cli_u32(const char *s, uint32_t *v)
 {
 	char *end;
 	unsigned long x;
 
+	/* strtoul takes "-1" as ULONG_MAX, and wraps larger negatives. */
+	if (strchr(s, '-'))
+		return -EINVAL;
 	errno = 0;
 	x = strtoul(s, &end, 0);
-	if (errno || *end || x > UINT32_MAX)
+	if (errno || !*s || *end || x > UINT32_MAX)
 		return -EINVAL;
 	*v = (uint32_t)x;
 	return 0;
@@ -99,11 +99,11 @@ static int parse_prefix(char *s, struct hr_fib_route *r)
 
 	if (slash)
 		*slash = '\0';
-	r->family = parse_addr(s, r->dst);
+	r->family = hr_cli_addr(s, r->dst);
 	if (!r->family)
 		return -EINVAL;
 	len = r->family == AF_INET ? 32 : 128;
-	if (slash && (parse_u32(slash + 1, &len) ||
+	if (slash && (hr_cli_u32(slash + 1, &len) ||
 		      len > (r->family == AF_INET ? 32u : 128u)))
 		return -EINVAL;
 	r->prefix_len = (uint8_t)len;
@@ -121,20 +121,20 @@ static int parse_route(char **w, int n, struct hr_fib_route *r)
 		return -EINVAL;
 	for (; i + 1 < n; i += 2) {
 		if (!strcmp(w[i], "via")) {
-			r->gw_family = parse_addr(w[i + 1], r->gw);
+			r->gw_family = hr_cli_addr(w[i + 1], r->gw);
 			if (!r->gw_family)
 				return -EINVAL;
 		} else if (!strcmp(w[i], "dev")) {
-			if (parse_u32(w[i + 1], &r->ifindex))
+			if (hr_cli_u32(w[i + 1], &r->ifindex))
 				return -EINVAL;
 		} else if (!strcmp(w[i], "metric")) {
-			if (parse_u32(w[i + 1], &r->metric))
+			if (hr_cli_u32(w[i + 1], &r->metric))
 				return -EINVAL;
 		} else if (!strcmp(w[i], "mtu")) {
-			if (parse_u32(w[i + 1], &r->mtu))
+			if (hr_cli_u32(w[i + 1], &r->mtu))
 				return -EINVAL;
 		} else if (!strcmp(w[i], "src")) {
-			if (!parse_addr(w[i + 1], r->prefsrc))
+			if (!hr_cli_addr(w[i + 1], r->prefsrc))
 				return -EINVAL;
 		} else {
 			return -EINVAL;
@@ -148,14 +148,14 @@ static int parse_neigh(char **w, int n, struct hr_fib_neigh *nb)
 	int i;
 
 	memset(nb, 0, sizeof(*nb));
-	if (n < 1 || !(nb->family = parse_addr(w[0], nb->addr)))
+	if (n < 1 || !(nb->family = hr_cli_addr(w[0], nb->addr)))
 		return -EINVAL;
 	for (i = 1; i + 1 < n; i += 2) {
 		if (!strcmp(w[i], "lladdr")) {
 			if (parse_mac(w[i + 1], nb->mac))
 				return -EINVAL;
 		} else if (!strcmp(w[i], "dev")) {
-			if (parse_u32(w[i + 1], &nb->ifindex))
+			if (hr_cli_u32(w[i + 1], &nb->ifindex))
 				return -EINVAL;
 		} else {
 			return -EINVAL;
@@ -170,7 +170,7 @@ static int parse_fib_dev(char **w, int n, struct hr_fib_dev *d)
 	int i;
 
 	memset(d, 0, sizeof(*d));
-	if (n < 1 || parse_u32(w[0], &d->ifindex))
+	if (n < 1 || hr_cli_u32(w[0], &d->ifindex))
 		return -EINVAL;
 	for (i = 1; i < n; i++) {
 		if (!strcmp(w[i], "forwarding")) {
@@ -178,13 +178,13 @@ static int parse_fib_dev(char **w, int n, struct hr_fib_dev *d)
 		} else if (i + 1 >= n) {
 			return -EINVAL;
 		} else if (!strcmp(w[i], "mtu")) {
-			if (parse_u32(w[++i], &d->mtu))
+			if (hr_cli_u32(w[++i], &d->mtu))
 				return -EINVAL;
 		} else if (!strcmp(w[i], "mac")) {
 			if (parse_mac(w[++i], d->mac))
 				return -EINVAL;
 		} else if (!strcmp(w[i], "addr")) {
-			int fam = parse_addr(w[++i], a);
+			int fam = hr_cli_addr(w[++i], a);
 
 			if (fam == AF_INET)
 				memcpy(d->addr4, a, 4);
@@ -201,7 +201,7 @@ static int parse_fib_dev(char **w, int n, struct hr_fib_dev *d)
 
 int hr_cli_fib_arg(int which, const char *arg)
 {
-	char *copy = strdup(arg), *w[MAX_WORDS];
+	char *copy = strdup(arg), *w[HR_CLI_MAX_WORDS];
 	struct hr_fib_route r;
 	struct hr_fib_neigh nb;
 	struct hr_fib_dev d;
@@ -209,7 +209,7 @@ int hr_cli_fib_arg(int which, const char *arg)
 
 	if (!copy)
 		return -ENOMEM;
-	n = split(copy, w);
+	n = hr_cli_words(copy, w);
 	if (n > 0) {
 		if (which == 'R' && !parse_route(w, n, &r))
 			ret = hr_fib_route_add(&r);

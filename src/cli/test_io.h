@@ -105,6 +105,9 @@ struct test_result {
 	const char *ctx_changed;
 	/* Set when the run aborted. */
 	const struct test_abort *abort;
+	/* The tunnel metadata the program set (bpf_skb_set_tunnel_key), or
+	 * NULL when it set none. */
+	const struct hr_tunnel_md *tunnel_set;
 };
 
 /* Prints @r as text or one JSON line (keys index, action, retval, data,

@@ -214,6 +214,9 @@ static void print_json(const struct test_result *r,
 				       json_tokener_parse(r->ctx_changed));
 	if (r->abort)
 		json_object_object_add(o, "abort", test_abort_json(r->abort));
+	if (r->tunnel_set)
+		json_object_object_add(o, "tunnel_set",
+				       hr_cli_tunnel_json(r->tunnel_set));
 	id = meta_type(mt, r->meta, r->meta_len, &size);
 	if (id && !hr_btf_value_json(mt->btf, id, r->meta + r->meta_len - size,
 				     size, &dec)) {
@@ -230,7 +233,7 @@ static void print_json(const struct test_result *r,
 void test_print(const struct test_result *r, bool json,
 		const struct test_meta_type *mt)
 {
-	char prof[64], hints[256], *dec;
+	char prof[64], hints[256], tunnel[1024], *dec;
 
 	if (json) {
 		print_json(r, mt);
@@ -247,6 +250,10 @@ void test_print(const struct test_result *r, bool json,
 	printf("\n");
 	if (r->ctx_changed)
 		printf("  ctx set: %s\n", r->ctx_changed);
+	if (r->tunnel_set) {
+		hr_cli_tunnel_text(r->tunnel_set, tunnel, sizeof(tunnel));
+		printf("  tunnel set: %s\n", tunnel);
+	}
 	dec = meta_text(mt, r);
 	if (dec)
 		printf("  meta decoded: %s\n", dec);

@@ -118,6 +118,11 @@ extern const struct hr_helper hr_helper_skb_ecn_set_ce; /* 97 */
 extern const struct hr_helper hr_helper_skb_check_mtu; /* 163, tc */
 extern const struct hr_helper hr_helper_redirect_neigh; /* 152 */
 extern const struct hr_helper hr_helper_redirect_peer; /* 155 */
+/* tc: the skb's tunnel metadata (helpers_tunnel.c). */
+extern const struct hr_helper hr_helper_skb_get_tunnel_key; /* 20 */
+extern const struct hr_helper hr_helper_skb_set_tunnel_key; /* 21 */
+extern const struct hr_helper hr_helper_skb_get_tunnel_opt; /* 29 */
+extern const struct hr_helper hr_helper_skb_set_tunnel_opt; /* 30 */
 /* bpf_trace_vprintk (helpers_misc.c), in the base set. */
 extern const struct hr_helper hr_helper_trace_vprintk; /* 177 */
 /* bpf_strncmp (helpers_misc.c), in the base set. */

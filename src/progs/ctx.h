@@ -30,6 +30,29 @@ struct hr_xdp_ctx {
 	struct hr_redirect_info *ri;
 };
 
+/*
+ * The tunnel metadata behind an skb's metadata_dst (the kernel's struct
+ * ip_tunnel_info): in the kernel's own terms, so that the helpers read
+ * and write it as filter.c does (helpers_tunnel.c). A received packet's
+ * src is the remote end; one the program set (mode TX) goes to dst.
+ */
+#define HR_TUN_INFO_TX 0x01 /* IP_TUNNEL_INFO_TX */
+#define HR_TUN_INFO_IPV6 0x02 /* IP_TUNNEL_INFO_IPV6 */
+#define HR_TUN_OPTS_MAX 255 /* IP_TUNNEL_OPTS_MAX: options_len is a u8 */
+
+struct hr_tun_info {
+	uint64_t id; /* key.tun_id, host order */
+	uint8_t src[16]; /* key.u.ipv4 (4 bytes) or ipv6, network order */
+	uint8_t dst[16];
+	uint32_t flags; /* key.tun_flags: bit N is IP_TUNNEL_*_BIT N */
+	uint32_t label; /* key.label, host order */
+	uint8_t tos;
+	uint8_t ttl;
+	uint8_t mode; /* HR_TUN_INFO_* */
+	uint8_t opts_len;
+	uint8_t opts[HR_TUN_OPTS_MAX];
+};
+
 /* run->ctx for tc programs; run->priv is the same struct. */
 struct hr_tc_ctx {
 	struct __sk_buff skb;
@@ -79,6 +102,9 @@ struct hr_tc_ctx {
 	int (*expand_head)(struct hr_tc_ctx *c, uint32_t nhead, uint32_t ntail);
 	void *grown; /* the head expand_head made (NULL: the frame) */
 	size_t grown_sz;
+	/* skb_tunnel_info(): NULL, the metadata the packet arrived with, or
+	 * the per-CPU one bpf_skb_set_tunnel_key attached (helpers_tunnel.c). */
+	struct hr_tun_info *tun;
 };
 
 static inline uint32_t hr_ptr32(const void *p)

@@ -139,8 +139,12 @@ int hr_prog_test_run(struct hr_prog *prog, struct hr_test_run_opts *opts)
 	opts->abort_pc = 0;
 	if (HR_OPTS_HAS(opts, access))
 		memset(&opts->access, 0, sizeof(opts->access));
-	if (prog->type == &hr_prog_type_xdp)
+	if (prog->type == &hr_prog_type_xdp) {
+		/* An xdp_buff has no dst to carry tunnel metadata. */
+		if (HR_OPTS_GET(opts, tunnel_in, NULL))
+			return -EINVAL;
 		return hr_xdp_test_run(prog, opts);
+	}
 	if (prog->type == &hr_prog_type_tc)
 		return hr_tc_test_run(prog, opts);
 	return -EOPNOTSUPP;

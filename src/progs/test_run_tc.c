@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
+#include <sys/socket.h>
 
 #include "progs/prog.h"
 #include "progs/ctx.h"
@@ -124,6 +125,64 @@ static int tc_test_expand_head(struct hr_tc_ctx *c, uint32_t nhead,
 	return 0;
 }
 
+/* The metadata a collect_md tunnel device attaches to what it receives
+ * (a receive-mode ip_tunnel_info: src is the remote end), from the
+ * caller's ->sz bytes of @md. */
+static int tun_in(const struct hr_tunnel_md *md, struct hr_tun_info *info)
+{
+	struct hr_tunnel_md in;
+	size_t alen;
+
+	memset(&in, 0, sizeof(in));
+	if (md->sz < offsetof(struct hr_tunnel_md, tx))
+		return -EINVAL;
+	memcpy(&in, md, md->sz < sizeof(in) ? md->sz : sizeof(in));
+	if ((in.family != AF_INET && in.family != AF_INET6) || in.tx ||
+	    (in.flags & ~HR_TUNNEL_F_ALL) || in.label > 0xfffffu ||
+	    (in.family == AF_INET && in.label))
+		return -EINVAL;
+	alen = in.family == AF_INET ? 4 : 16;
+	memset(info, 0, sizeof(*info));
+	info->mode = in.family == AF_INET6 ? HR_TUN_INFO_IPV6 : 0;
+	info->id = in.id;
+	memcpy(info->src, in.remote, alen);
+	memcpy(info->dst, in.local, alen);
+	info->flags = in.flags;
+	info->label = in.label;
+	info->tos = in.tos;
+	info->ttl = in.ttl;
+	info->opts_len = in.opts_len;
+	memcpy(info->opts, in.opts, in.opts_len);
+	return 0;
+}
+
+/* The skb's metadata after the run into the caller's ->sz bytes of @md. */
+static void tun_out(const struct hr_tun_info *info, struct hr_tunnel_md *md)
+{
+	struct hr_tunnel_md out;
+	bool tx = info && (info->mode & HR_TUN_INFO_TX);
+	size_t alen;
+
+	memset(&out, 0, sizeof(out));
+	out.sz = md->sz;
+	if (info) {
+		out.family = info->mode & HR_TUN_INFO_IPV6 ? AF_INET6 : AF_INET;
+		alen = out.family == AF_INET ? 4 : 16;
+		out.tx = tx;
+		out.id = info->id;
+		/* Sent: to dst from src; received: from src to dst. */
+		memcpy(out.remote, tx ? info->dst : info->src, alen);
+		memcpy(out.local, tx ? info->src : info->dst, alen);
+		out.tos = info->tos;
+		out.ttl = info->ttl;
+		out.label = info->label;
+		out.flags = info->flags;
+		out.opts_len = info->opts_len;
+		memcpy(out.opts, info->opts, info->opts_len);
+	}
+	memcpy(md, &out, md->sz < sizeof(out) ? md->sz : sizeof(out));
+}
+
 static void tc_sync(void *priv, struct hr_run *run)
 {
 	hr_tc_ctx_sync(priv, run);
@@ -170,7 +229,10 @@ static void skb_ctx_out(const struct hr_tc_ctx *c, struct __sk_buff *out)
 int hr_tc_test_run(struct hr_prog *prog, struct hr_test_run_opts *o)
 {
 	uint32_t size = o->data_size_in, retval = 0, duration = 0;
+	const struct hr_tunnel_md *tin = HR_OPTS_GET(o, tunnel_in, NULL);
+	struct hr_tunnel_md *tout = HR_OPTS_GET(o, tunnel_out, NULL);
 	struct __sk_buff in, out;
+	struct hr_tun_info rx;
 	struct hr_tc_ctx c;
 	struct hr_run *run;
 	bool have_ctx;
@@ -192,6 +254,11 @@ int hr_tc_test_run(struct hr_prog *prog, struct hr_test_run_opts *o)
 		if (ret)
 			return ret;
 	}
+	if (tin) {
+		ret = tun_in(tin, &rx);
+		if (ret)
+			return ret;
+	}
 	frame = hr_test_frame();
 	if (!frame)
 		return -ENOMEM;
@@ -204,6 +271,7 @@ int hr_tc_test_run(struct hr_prog *prog, struct hr_test_run_opts *o)
 	c.expand_head = tc_test_expand_head;
 	memcpy(c.data, o->data_in, size);
 	skb_ctx_fill(&c, &in, size);
+	c.tun = tin ? &rx : NULL;
 	/* The kernel pulls the IP header of IPv4 and IPv6 packets before the
 	 * run (for the socket it attaches) and refuses shorter ones. */
 	if ((c.skb.protocol == htons(ETH_P_IP) &&
@@ -223,6 +291,8 @@ int hr_tc_test_run(struct hr_prog *prog, struct hr_test_run_opts *o)
 	ret = hr_run_repeat(prog, run, o, &retval, &duration, tc_sync, &c);
 	if (!ret && run->abort)
 		hr_test_access_fill(prog, run, (uintptr_t)c.data, o);
+	if (!ret && tout)
+		tun_out(c.tun, tout);
 	free(run);
 	if (ret)
 		goto out;

@@ -23,24 +23,6 @@
 static struct oracle *orc;
 static unsigned int cases, diffs;
 
-static uint16_t fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)sum;
-}
-
-static uint32_t sum16(const uint8_t *p, size_t len, uint32_t sum)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
-	if (len & 1)
-		sum += (uint32_t)p[len - 1] << 8;
-	return sum;
-}
-
 /* Ethernet + IPv4 + TCP with @plen payload bytes and valid checksums. */
 static uint32_t ipv4_tcp(uint8_t *p, uint32_t plen)
 {
@@ -57,7 +39,7 @@ static uint32_t ipv4_tcp(uint8_t *p, uint32_t plen)
 	ip[8] = 64;
 	ip[9] = 6;
 	memcpy(ip + 12, "\x0a\x00\x00\x01\x0a\x00\x00\x02", 8);
-	c = htons((uint16_t)~fold(sum16(ip, 20, 0)));
+	c = htons((uint16_t)~gen_fold(gen_sum16(ip, 20, 0)));
 	memcpy(ip + 10, &c, 2);
 	tcp[0] = 0x30;
 	tcp[1] = 0x39;
@@ -66,9 +48,9 @@ static uint32_t ipv4_tcp(uint8_t *p, uint32_t plen)
 	tcp[13] = 0x18;
 	for (i = 0; i < plen; i++)
 		tcp[20 + i] = (uint8_t)(i * 7 + 1);
-	sum = sum16(ip + 12, 8, 0) + 6 + 20 + plen;
-	sum = sum16(tcp, 20 + plen, sum);
-	c = htons((uint16_t)~fold(sum));
+	sum = gen_sum16(ip + 12, 8, 0) + 6 + 20 + plen;
+	sum = gen_sum16(tcp, 20 + plen, sum);
+	c = htons((uint16_t)~gen_fold(sum));
 	memcpy(tcp + 16, &c, 2);
 	return len;
 }
@@ -272,9 +254,9 @@ static void test_nat(void)
 	run("tc_nat", pkt, len, &s, "nat", &res);
 	CHECK_EQ(res.retval, 0);
 	CHECK(!memcmp(res.out + 30, "\xc0\xa8\x01\x01", 4), "new dst");
-	CHECK_EQ(fold(sum16(res.out + 14, 20, 0)), 0xffff);
-	sum = sum16(res.out + 26, 8, 0) + 6 + 29;
-	CHECK_EQ(fold(sum16(res.out + 34, 29, sum)), 0xffff);
+	CHECK_EQ(gen_fold(gen_sum16(res.out + 14, 20, 0)), 0xffff);
+	sum = gen_sum16(res.out + 26, 8, 0) + 6 + 29;
+	CHECK_EQ(gen_fold(gen_sum16(res.out + 34, 29, sum)), 0xffff);
 }
 
 static void test_change_head(void)

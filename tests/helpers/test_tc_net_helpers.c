@@ -39,16 +39,6 @@ static void run(const char *prog, uint32_t len, const struct __sk_buff *s,
 	CHECK(ret == 1, "%s differs from the kernel (%d)", label, ret);
 }
 
-static void cb4(struct __sk_buff *s, uint32_t a, uint32_t b, uint32_t c,
-		uint32_t d)
-{
-	memset(s, 0, sizeof(*s));
-	s->cb[0] = a;
-	s->cb[1] = b;
-	s->cb[2] = c;
-	s->cb[3] = d;
-}
-
 /* headroom alone: the hash rules and an ECN mark with its checksum. */
 static void test_values(void)
 {
@@ -62,7 +52,7 @@ static void test_values(void)
 
 	gen_seed(&g, 3);
 	c.size = gen_ipv4_udp(&g, pkt, 64);
-	cb4(&s, 0, 0xabcd, 0, 0);
+	oracle_skb_cb(&s, 0, 0xabcd, 0, 0);
 	CHECK(oracle_run_headroom(orc, &c, &r) == 0, "run");
 	CHECK_EQ(r.skb_out.cb[0], 7);
 	CHECK_EQ(r.skb_out.cb[1], 0xabcd);
@@ -129,8 +119,9 @@ static void mtu_cases(void)
 		for (b = 0; b < sizeof(ifs) / sizeof(ifs[0]); b++)
 			for (c = 0; c < sizeof(diffs_) / sizeof(diffs_[0]); c++)
 				for (d = 0; d < 3; d++) {
-					cb4(&s, mtus[a], ifs[b],
-					    (uint32_t)diffs_[c], flags[d]);
+					oracle_skb_cb(&s, mtus[a], ifs[b],
+						      (uint32_t)diffs_[c],
+						      flags[d]);
 					snprintf(
 						label, sizeof(label),
 						"mtu %u if %u diff %d flags %u",
@@ -138,7 +129,7 @@ static void mtu_cases(void)
 						flags[d]);
 					run("tc_mtu", len, &s, label);
 				}
-	cb4(&s, 0, 0, 65536 - 60 + 15, 0);
+	oracle_skb_cb(&s, 0, 0, 65536 - 60 + 15, 0);
 	s.gso_size = 1400;
 	s.gso_segs = 2;
 	run("tc_mtu", len, &s, "mtu gso");
@@ -159,14 +150,15 @@ static void redirect_cases(void)
 	len = gen_ipv4_udp(&g, pkt, 60);
 	for (i = 0; i < sizeof(plens) / sizeof(plens[0]); i++)
 		for (j = 0; j < 4; j++) {
-			cb4(&s, j == 3 ? 99 : 1, j & 1, plens[i],
-			    j == 2 ? 1 : 0);
+			oracle_skb_cb(&s, j == 3 ? 99 : 1, j & 1, plens[i],
+				      j == 2 ? 1 : 0);
 			snprintf(label, sizeof(label), "neigh plen %u case %u",
 				 plens[i], j);
 			run("tc_redirect_neigh", len, &s, label);
 		}
 	for (j = 0; j < 4; j++) {
-		cb4(&s, j ? 1 : 5, j == 2 ? 1 : (j == 3 ? 1u << 31 : 0), 0, 0);
+		oracle_skb_cb(&s, j ? 1 : 5,
+			      j == 2 ? 1 : (j == 3 ? 1u << 31 : 0), 0, 0);
 		snprintf(label, sizeof(label), "peer case %u", j);
 		run("tc_redirect_peer", len, &s, label);
 	}
@@ -182,7 +174,7 @@ static void vprintk_cases(void)
 	gen_seed(&g, 13);
 	len = gen_ipv4_udp(&g, pkt, 60);
 	for (n = 0; n <= 7; n++) {
-		cb4(&s, (uint32_t)-5, 7, 0xbeef, n);
+		oracle_skb_cb(&s, (uint32_t)-5, 7, 0xbeef, n);
 		snprintf(label, sizeof(label), "vprintk %u args", n);
 		run("tc_vprintk", len, &s, label);
 	}

@@ -330,3 +330,21 @@ uint32_t gen_ipv4_udp(struct gen_rng *r, uint8_t *buf, uint32_t len)
 	memcpy(buf, hdr, n);
 	return len;
 }
+
+uint32_t gen_sum16(const uint8_t *p, size_t len, uint32_t sum)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+	if (len & 1)
+		sum += (uint32_t)p[len - 1] << 8;
+	return sum;
+}
+
+uint16_t gen_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}

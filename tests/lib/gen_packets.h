@@ -53,4 +53,10 @@ uint32_t gen_cut(struct gen_rng *r, const struct gen_info *info);
  */
 uint32_t gen_ipv4_udp(struct gen_rng *r, uint8_t *buf, uint32_t len);
 
+/* The Internet checksum's pieces: @sum plus the big-endian 16-bit words
+ * of @len bytes at @p (an odd last byte padded), and that folded to 16
+ * bits (not complemented: 0xffff over data whose checksum is right). */
+uint32_t gen_sum16(const uint8_t *p, size_t len, uint32_t sum);
+uint16_t gen_fold(uint32_t sum);
+
 #endif /* HR_TESTS_GEN_PACKETS_H */

@@ -325,6 +325,8 @@ int oracle_run_headroom(struct oracle *o, const struct oracle_case *c,
 	if (!prog)
 		return -ENOENT;
 	t.engine = (enum hr_engine)o->engine;
+	t.tunnel_in = c->tunnel_in;
+	t.tunnel_out = c->tunnel_out;
 	APPLY_IO(t, io, res);
 	err = hr_prog_test_run(prog, &t);
 	finish_io(&io, err, t.retval, t.data_size_out, t.ctx_size_out, res);
@@ -502,4 +504,14 @@ void oracle_set_headroom_only(struct oracle *o, bool headroom_only)
 const struct oracle_result *oracle_headroom_result(const struct oracle *o)
 {
 	return &o->hres;
+}
+
+void oracle_skb_cb(struct __sk_buff *s, uint32_t a, uint32_t b, uint32_t c,
+		   uint32_t d)
+{
+	memset(s, 0, sizeof(*s));
+	s->cb[0] = a;
+	s->cb[1] = b;
+	s->cb[2] = c;
+	s->cb[3] = d;
 }

@@ -20,6 +20,7 @@
 #define ORACLE_OUT_MAX 16384
 
 struct oracle;
+struct hr_tunnel_md;
 
 /* What one side (kernel or headroom) produced. */
 struct oracle_result {
@@ -50,7 +51,15 @@ struct oracle_case {
 	/* A tc run: this __sk_buff is ctx_in, and skb_out receives ctx_out
 	 * (the XDP fields above are then unused). */
 	const struct __sk_buff *skb;
+	/* headroom's side only (a kernel test run's skb has no tunnel
+	 * metadata): hr_test_run_opts.tunnel_in and tunnel_out. */
+	const struct hr_tunnel_md *tunnel_in;
+	struct hr_tunnel_md *tunnel_out;
 };
+
+/* @s zeroed but for cb[0..3]: the arguments the tc test programs read. */
+void oracle_skb_cb(struct __sk_buff *s, uint32_t a, uint32_t b, uint32_t c,
+		   uint32_t d);
 
 /* A new oracle with no object opened yet; 0 or -errno. */
 int oracle_new(struct oracle **o);
