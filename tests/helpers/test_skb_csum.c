@@ -8,7 +8,6 @@
  * every __sk_buff field. headroom alone: the csum_level answers and the
  * bytes read, against what the packet holds.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
 #include <string.h>

@@ -5,7 +5,6 @@
  * namespace of the test's own, where no socket exists either: every
  * lookup finds nothing, for IPv4 and IPv6 tuples, any netns id and flags.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>

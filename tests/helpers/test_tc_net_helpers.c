@@ -8,7 +8,6 @@
  * loopback device, as a test run of headroom's has): results, packets
  * (checksums after ECN marking) and every __sk_buff field.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
