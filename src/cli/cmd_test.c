@@ -33,7 +33,7 @@ static const char test_usage[] =
 	"                     [--btf FILE] [--map-size NAME=N ...]\n"
 	"                     [--pin-dir DIR] [--set NAME=VALUE ...]\n"
 	"                     [--events] [--fib-dev SPEC ...] [--route SPEC ...]\n"
-	"                     [--neigh SPEC ...] [--kernel]\n"
+	"                     [--neigh SPEC ...] [--ct SPEC ...] [--kernel]\n"
 	"\n"
 	"Runs the program once per packet (N times on the same buffer with\n"
 	"--repeat, as BPF_PROG_TEST_RUN) and prints the index, the verdict, the\n"
@@ -110,6 +110,12 @@ static const char test_usage[] =
 	"                  PREFIX/LEN [via GW] [dev IFINDEX] [metric N]\n"
 	"                  [mtu N] [src IP]' (mtu: a locked route MTU)\n"
 	"  --neigh SPEC    a neighbour: 'IP lladdr MAC dev IFINDEX'\n"
+	"  --ct SPEC       a conntrack entry the ct kfuncs find: 'tcp|udp\n"
+	"                  SRC:PORT -> DST:PORT [STATE] [mark N] [timeout S]\n"
+	"                  [zone N] [status FLAG,...]' ([ADDR6]:PORT for\n"
+	"                  IPv6; STATE a TCP state such as established;\n"
+	"                  timeout default 432000 s TCP, 120 s UDP)\n"
+	"                  (repeatable; the table is empty without it)\n"
 	"  --ctx-in FILE   the context to run with, as bpftool's ctx_in:\n"
 	"                  a JSON object of struct __sk_buff (tc: mark,\n"
 	"                  priority, ifindex, cb, tstamp, wire_len, gso_segs,\n"
@@ -146,7 +152,7 @@ struct test_cfg {
 	const char *meta_type;
 	struct test_hints hints;
 	enum hr_engine engine;
-	bool kernel, fib;
+	bool kernel, fib, ct;
 	const char *ctx_in, *ctx_out;
 };
 
@@ -576,6 +582,7 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 		{ "kernel", no_argument, NULL, 'K' },
 		{ "ctx-in", required_argument, NULL, 1000 },
 		{ "ctx-out", required_argument, NULL, 1001 },
+		{ "ct", required_argument, NULL, 1002 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -654,6 +661,11 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 			break;
 		case 1001:
 			cfg->ctx_out = optarg;
+			break;
+		case 1002:
+			if (hr_cli_ct_arg(optarg))
+				return -EINVAL;
+			cfg->ct = true;
 			break;
 		case 'E':
 			cfg->events = true;
@@ -788,6 +800,9 @@ static int open_kernel(struct test_state *st)
 		      "alone; the kernel's copy starts as the object says";
 	else if (cfg->fib)
 		why = "the FIB options fill headroom's tables; the kernel "
+		      "looks up its own";
+	else if (cfg->ct)
+		why = "--ct fills headroom's conntrack table; the kernel "
 		      "looks up its own";
 	if (why) {
 		fprintf(stderr, "headroom test --kernel: not compared: %s\n",
