@@ -12,16 +12,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
-/* 6.18's struct bpf_ct_opts, 16 bytes (a request may say 12). */
-struct bpf_ct_opts {
-	__s32 netns_id;
-	__s32 error;
-	__u8 l4proto;
-	__u8 dir;
-	__u16 ct_zone_id;
-	__u8 ct_zone_dir;
-	__u8 reserved[3];
-};
+#include "hr_ct.h"
 
 union nf_inet_addr {
 	__u32 all[4];
@@ -71,31 +62,6 @@ struct nf_conn {
 struct nf_conn___init {
 	struct nf_conn ct;
 } __attribute__((preserve_access_index));
-
-extern struct nf_conn *bpf_xdp_ct_lookup(struct xdp_md *,
-					 struct bpf_sock_tuple *, __u32,
-					 struct bpf_ct_opts *, __u32) __ksym;
-extern struct nf_conn___init *bpf_xdp_ct_alloc(struct xdp_md *,
-					       struct bpf_sock_tuple *, __u32,
-					       struct bpf_ct_opts *,
-					       __u32) __ksym;
-extern struct nf_conn *bpf_skb_ct_lookup(struct __sk_buff *,
-					 struct bpf_sock_tuple *, __u32,
-					 struct bpf_ct_opts *, __u32) __ksym;
-extern struct nf_conn___init *bpf_skb_ct_alloc(struct __sk_buff *,
-					       struct bpf_sock_tuple *, __u32,
-					       struct bpf_ct_opts *,
-					       __u32) __ksym;
-extern struct nf_conn *bpf_ct_insert_entry(struct nf_conn___init *) __ksym;
-extern void bpf_ct_release(struct nf_conn *) __ksym;
-extern void bpf_ct_set_timeout(struct nf_conn___init *, __u32) __ksym;
-extern int bpf_ct_change_timeout(struct nf_conn *, __u32) __ksym;
-extern int bpf_ct_set_status(const struct nf_conn___init *, __u32) __ksym;
-extern int bpf_ct_change_status(struct nf_conn *, __u32) __ksym;
-enum nf_nat_manip_type { NF_NAT_MANIP_SRC, NF_NAT_MANIP_DST };
-
-extern int bpf_ct_set_nat_info(struct nf_conn___init *, union nf_inet_addr *,
-			       int, enum nf_nat_manip_type) __ksym;
 
 #define CT_HZ 250 /* CONFIG_HZ of the test machines */
 #define IPS_CONFIRMED 8

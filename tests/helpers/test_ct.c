@@ -19,10 +19,15 @@
 #include <linux/bpf.h>
 #include <linux/netfilter/nf_conntrack_common.h>
 
+#include <bpf/btf.h>
+
+#include "core/ct.h"
 #include "harness.h"
 #include "headroom/ct.h"
+#include "headroom/object.h"
 #include "headroom/opts.h"
 #include "headroom/test_run.h"
+#include "loader/loader.h"
 #include "oracle.h"
 
 /* progs/helpers/ct.bpf.c's request, after the Ethernet header. */
@@ -429,6 +434,65 @@ static void nat(void)
 	CHECK_EQ(got.before.rdport, htons(base));
 }
 
+/* The running kernel's BTF lays struct nf_conn out as the default the
+ * table uses when a program brings no target BTF of its own. */
+static void layout(void)
+{
+	struct btf *btf = btf__parse("/sys/kernel/btf/vmlinux", NULL);
+	struct hr_ct_layout l;
+
+	if (!btf) {
+		printf("no /sys/kernel/btf/vmlinux: layout not compared\n");
+		return;
+	}
+	CHECK_EQ(hr_ld_ct_layout(btf, &l), 0);
+	CHECK(!memcmp(&l, &hr_ct_layout_6_18, sizeof(l)),
+	      "vmlinux nf_conn: size %u timeout %u status %u mark %u", l.size,
+	      l.timeout, l.status, l.mark);
+	btf__free(btf);
+}
+
+/* Runs ct_forged.o's program with selector @sel; the abort reason. */
+static int forged(struct hr_prog *p, uint8_t sel, int engine)
+{
+	uint8_t in[64] = { [14] = sel };
+	HR_OPTS(hr_test_run_opts, o, .data_in = in, .data_size_in = sizeof(in),
+		.engine = engine);
+
+	CHECK_EQ(hr_prog_test_run(p, &o), 0);
+	return o.abort;
+}
+
+/* What the verifier refuses ends the run; a reference never released is
+ * let go at the end (SAN=1 would see the entry leak otherwise). */
+static void containment(void)
+{
+	HR_OPTS(hr_ct_entry_opts, e, .family = AF_INET, .proto = IPPROTO_TCP,
+		.sport = 1, .dport = 2);
+	HR_OPTS(hr_object_open_opts, oo);
+	struct hr_object *obj = NULL;
+	struct hr_prog *p;
+	char path[512];
+	int eng;
+
+	inet_pton(AF_INET, "10.7.0.2", e.src);
+	inet_pton(AF_INET, "10.7.0.1", e.dst);
+	CHECK_EQ(hr_ct_add(&e), 0);
+	t_prog_path("ct_forged.o", path, sizeof(path));
+	CHECK_EQ(hr_object_open(path, &oo, &obj), 0);
+	p = obj ? hr_object_find_prog(obj, "ct_forged") : NULL;
+	CHECK(p != NULL, "ct_forged");
+	for (eng = HR_ENGINE_INTERP; p && eng <= HR_ENGINE_JIT; eng++) {
+		CHECK_EQ(forged(p, 0, eng), HR_ABORT_NONE);
+		CHECK_EQ(forged(p, 1, eng), HR_ABORT_OOB_LOAD);
+		CHECK_EQ(forged(p, 2, eng), HR_ABORT_HELPER_ARG);
+		CHECK_EQ(forged(p, 3, eng), HR_ABORT_HELPER_ARG);
+		CHECK_EQ(forged(p, 4, eng), HR_ABORT_HELPER_ARG);
+	}
+	hr_object_close(obj);
+	hr_ct_flush();
+}
+
 int main(void)
 {
 	static const int engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT };
@@ -447,6 +511,8 @@ int main(void)
 		return t_done();
 	oracle_set_headroom_only(orc, !kernel);
 	CHECK_EQ(hr_ct_count(), 0);
+	layout();
+	containment();
 	for (e = 0; e < 2; e++)
 		for (p = 0; p < 2; p++) {
 			oracle_set_engine(orc, engines[e]);
