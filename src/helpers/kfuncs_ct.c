@@ -289,9 +289,12 @@ static uint64_t ct_release(uint64_t nfct, uint64_t r2, uint64_t r3, uint64_t r4,
 	return 0;
 }
 
-/* msecs_to_jiffies for HZ dividing 1000: rounded up. */
+/* msecs_to_jiffies for HZ dividing 1000: rounded up, and a negative
+ * int (2^31 ms or more) an infinite timeout, MAX_JIFFY_OFFSET. */
 static uint64_t ms_to_jiffies(uint32_t ms)
 {
+	if ((int32_t)ms < 0)
+		return UINT64_MAX >> 2;
 	return ((uint64_t)ms + 1000 / HR_HZ - 1) / (1000 / HR_HZ);
 }
 

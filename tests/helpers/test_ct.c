@@ -493,6 +493,45 @@ static void containment(void)
 	hr_ct_flush();
 }
 
+/* Timeouts: a fixed one refuses changes, one of 0 expires the entry,
+ * and status bits the kernel keeps to itself are left alone. */
+static void timeouts(void)
+{
+	struct ct_req q;
+	char label[80];
+
+	req(&q, OP_ALLOC, IPPROTO_TCP, "10.3.0.2", base, "10.3.0.1", 22);
+	q.flags = DO_STATUS | DO_TIMEOUT;
+	q.status = IPS_FIXED_TIMEOUT | IPS_SRC_NAT | (1u << 16);
+	q.timeout = 0xffffffff;
+	snprintf(label, sizeof(label), "%s fixed timeout", prog);
+	run(&q, label);
+	CHECK(got.inserted && !got.r_status, "%s", label);
+	CHECK_EQ(got.before.status, IPS_FIXED_TIMEOUT);
+	CHECK_EQ(got.before.timeout, 0x7fffffff);
+	req(&q, OP_LOOKUP, IPPROTO_TCP, "10.3.0.2", base, "10.3.0.1", 22);
+	q.flags = DO_TIMEOUT;
+	q.timeout = 1000;
+	snprintf(label, sizeof(label), "%s change a fixed timeout", prog);
+	run(&q, label);
+	CHECK(got.found && got.r_timeout == -EPERM, "%s: %d", label,
+	      got.r_timeout);
+
+	req(&q, OP_ALLOC, IPPROTO_UDP, "10.3.0.3", base, "10.3.0.1", 22);
+	snprintf(label, sizeof(label), "%s entry to expire", prog);
+	run(&q, label);
+	req(&q, OP_LOOKUP, IPPROTO_UDP, "10.3.0.3", base, "10.3.0.1", 22);
+	q.flags = DO_TIMEOUT;
+	q.timeout = 0;
+	snprintf(label, sizeof(label), "%s change timeout to 0", prog);
+	run(&q, label);
+	CHECK(got.found && !got.r_timeout, "%s", label);
+	q.flags = 0;
+	snprintf(label, sizeof(label), "%s expired entry", prog);
+	run(&q, label);
+	CHECK(!got.found && got.opts.error == -ENOENT, "%s", label);
+}
+
 int main(void)
 {
 	static const int engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT };
@@ -522,6 +561,7 @@ int main(void)
 			given_entry();
 			inserted();
 			nat();
+			timeouts();
 		}
 	CHECK(hr_ct_count() > 0, "entries inserted");
 	hr_ct_flush();
