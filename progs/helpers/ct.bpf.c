@@ -51,7 +51,16 @@ struct nf_conntrack_zone {
 	__u8 dir;
 } __attribute__((preserve_access_index));
 
+struct nf_conntrack {
+	struct {
+		struct {
+			int counter;
+		} refs;
+	} use;
+} __attribute__((preserve_access_index));
+
 struct nf_conn {
+	struct nf_conntrack ct_general;
 	__u32 timeout;
 	struct nf_conntrack_zone zone;
 	struct nf_conntrack_tuple_hash tuplehash[2];
@@ -90,6 +99,8 @@ struct ct_view {
 	__u16 osport, odport;
 	__u32 rsrc[4], rdst[4];
 	__u16 rsport, rdport;
+	__s32 use; /* the references */
+	__u32 pad2;
 };
 
 struct ct_req {
@@ -122,6 +133,7 @@ static __always_inline void view(struct nf_conn *ct, struct ct_view *v)
 	int i;
 
 	v->status = ct->status;
+	v->use = ct->ct_general.use.refs.counter;
 	v->mark = ct->mark;
 	if (v->status & IPS_CONFIRMED)
 		t = (t - (__u32)bpf_jiffies64() + CT_HZ / 2) / CT_HZ;

@@ -33,6 +33,7 @@
 /* struct nf_conn as Linux 6.18 lays it out on x86-64 (pahole). */
 const struct hr_ct_layout hr_ct_layout_6_18 = {
 	.size = 248,
+	.use = 0,
 	.timeout = 8,
 	.zone = 12,
 	.tuplehash = 16,
@@ -122,6 +123,19 @@ static bool confirmed(const struct hr_ct *ct)
 	return status_of(ct) & IPS_CONFIRMED;
 }
 
+/*
+ * ct_general.use as the kernel counts it: the table's reference and each
+ * one handed out; an allocated entry not yet inserted shows 0 (the
+ * kernel's count starts there and its insertion sets 2). The table's
+ * lock held.
+ */
+static void use_sync(struct hr_ct *ct)
+{
+	int32_t use = ct->in_table ? (int32_t)ct->refs + 1 : 0;
+
+	memcpy(ct->img + ct->lay.use, &use, sizeof(use));
+}
+
 /* nf_ct_is_expired. */
 static bool expired(const struct hr_ct *ct)
 {
@@ -139,7 +153,8 @@ static bool layout_ok(const struct hr_ct_layout *l)
 {
 	return l->size && l->size <= 4096 && (l->status & 7) == 0 &&
 	       l->hash_size >= l->hash_tuple + sizeof(struct hr_ct_tuple) &&
-	       field_ok(l, l->timeout, 4) && field_ok(l, l->zone, 4) &&
+	       field_ok(l, l->use, 4) && field_ok(l, l->timeout, 4) &&
+	       field_ok(l, l->zone, 4) &&
 	       field_ok(l, l->tuplehash, 2 * l->hash_size) &&
 	       field_ok(l, l->status, 8) && field_ok(l, l->mark, 4) &&
 	       field_ok(l, l->proto, l->proto_size) &&
@@ -165,6 +180,7 @@ static int relay(struct hr_ct *ct, const struct hr_ct_layout *l)
 
 	if (!img)
 		return -ENOMEM;
+	memcpy(img + l->use, ct->img + o->use, 4);
 	memcpy(img + l->timeout, ct->img + o->timeout, 4);
 	memcpy(img + l->zone, ct->img + o->zone, 4);
 	for (d = 0; d < 2; d++)
@@ -218,6 +234,8 @@ static void unlink_ct(struct hr_ct *ct)
 	ct->in_table = false;
 	if (!ct->refs)
 		ct_free(ct);
+	else
+		use_sync(ct);
 }
 
 /* The garbage collector's work, done where it matters: an expired entry
@@ -277,6 +295,7 @@ struct hr_ct *hr_ct_find_get(const struct hr_ct_tuple *t,
 		for (d = 0; d < 2; d++)
 			if (key_meets(ct, d, t, hz, zone)) {
 				ct->refs++;
+				use_sync(ct);
 				*dir = (uint8_t)d;
 				goto out;
 			}
@@ -362,6 +381,7 @@ static int insert_locked(struct hr_ct *ct)
 	ct->next = tab.head;
 	tab.head = ct;
 	ct->in_table = true;
+	use_sync(ct);
 	return 0;
 }
 
@@ -380,6 +400,8 @@ void hr_ct_put(struct hr_ct *ct)
 	pthread_mutex_lock(&tab.lock);
 	if (!--ct->refs && !ct->in_table)
 		ct_free(ct);
+	else
+		use_sync(ct);
 	pthread_mutex_unlock(&tab.lock);
 }
 

@@ -23,6 +23,7 @@ uint64_t hr_jiffies64(void);
 /* Where struct nf_conn's fields are (byte offsets), and its size. */
 struct hr_ct_layout {
 	uint32_t size;
+	uint32_t use; /* ct_general.use: the references, an int */
 	uint32_t timeout; /* u32, jiffies */
 	uint32_t zone; /* struct nf_conntrack_zone: u16 id, u8 flags, dir */
 	uint32_t tuplehash; /* struct nf_conntrack_tuple_hash[2] */

@@ -103,7 +103,8 @@ int hr_ld_ct_layout(const struct btf *btf, struct hr_ct_layout *l)
 	memset(l, 0, sizeof(*l));
 	l->size = t->size;
 	l->hash_size = (uint32_t)hsz;
-	if (path_off(btf, s, "timeout", &l->timeout) ||
+	if (path_off(btf, s, "ct_general.use.refs.counter", &l->use) ||
+	    path_off(btf, s, "timeout", &l->timeout) ||
 	    path_off(btf, s, "zone", &l->zone) ||
 	    path_off(btf, s, "tuplehash", &l->tuplehash) ||
 	    path_off(btf, h, "tuple", &l->hash_tuple) ||

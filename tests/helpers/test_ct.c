@@ -55,6 +55,8 @@ struct ct_view {
 	uint16_t osport, odport;
 	uint32_t rsrc[4], rdst[4];
 	uint16_t rsport, rdport;
+	int32_t use;
+	uint32_t pad2;
 };
 
 struct ct_req {
@@ -283,6 +285,7 @@ static void given_entry(void)
 	CHECK_EQ(got.before.osport, htons(base));
 	CHECK_EQ(got.before.rsport, htons(80));
 	CHECK_EQ(got.before.zone_dir, 3);
+	CHECK_EQ(got.before.use, 2); /* the table's and the program's */
 
 	/* From the reply direction, and with the 12-byte options. */
 	req(&q, OP_LOOKUP, IPPROTO_TCP, "10.0.0.1", 80, "10.0.0.2", base);
@@ -355,6 +358,8 @@ static void inserted(void)
 		 IPS_CONFIRMED | IPS_SEEN_REPLY | IPS_ASSURED | IPS_HELPER);
 	CHECK_EQ(got.after.timeout, 5);
 	CHECK_EQ(got.after.mark, 9);
+	CHECK_EQ(got.before.use, 0);
+	CHECK_EQ(got.after.use, 2);
 
 	/* The same tuple again: the insertion fails. */
 	q.flags = 0;
