@@ -337,6 +337,42 @@ static void given_entry(void)
 	CHECK_EQ(got.after.mark, 8);
 }
 
+/* The C API's own answers, and an IPv6 entry given through it. */
+static void api(void)
+{
+	HR_OPTS(hr_ct_entry_opts, e, .family = AF_INET6, .proto = IPPROTO_UDP,
+		.sport = base, .dport = 53, .timeout = 10, .zone = 4);
+	struct hr_ct_entry_opts old = { .sz = 8 };
+	struct ct_req q;
+	char label[80];
+
+	inet_pton(AF_INET6, "fd00::5", e.src);
+	inet_pton(AF_INET6, "fd00::6", e.dst);
+	CHECK_EQ(hr_ct_add(NULL), -EINVAL);
+	CHECK_EQ(hr_ct_add(&old), -EINVAL);
+	e.family = AF_UNIX;
+	CHECK_EQ(hr_ct_add(&e), -EINVAL);
+	e.family = AF_INET6;
+	e.tcp_state = HR_CT_TCP_ESTABLISHED; /* UDP has no TCP state */
+	CHECK_EQ(hr_ct_add(&e), -EINVAL);
+	e.tcp_state = 0;
+	e.zone_dir = 4;
+	CHECK_EQ(hr_ct_add(&e), -EINVAL);
+	e.zone_dir = 0;
+
+	req(&q, OP_ALLOC, IPPROTO_UDP, "fd00::5", base, "fd00::6", 53);
+	q.opts.ct_zone_id = 4;
+	run_kernel(&q);
+	CHECK_EQ(hr_ct_add(&e), 0);
+	req(&q, OP_LOOKUP, IPPROTO_UDP, "fd00::6", 53, "fd00::5", base);
+	q.opts.ct_zone_id = 4;
+	snprintf(label, sizeof(label), "%s given IPv6 entry, zone 4", prog);
+	run(&q, label);
+	CHECK(got.found && got.opts.dir == 1 && got.before.zone_id == 4 &&
+		      got.before.l3num == AF_INET6 && got.before.timeout == 10,
+	      "%s: found %d dir %d", label, got.found, got.opts.dir);
+}
+
 /* Entries a program allocates, sets up and inserts. */
 static void inserted(void)
 {
@@ -564,6 +600,7 @@ int main(void)
 			base = (uint16_t)(20000 + 100 * (2 * e + p));
 			errors();
 			given_entry();
+			api();
 			inserted();
 			nat();
 			timeouts();
