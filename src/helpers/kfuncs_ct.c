@@ -214,6 +214,7 @@ static uint64_t ct_get(uint64_t tuple, uint64_t tuple_sz, uint64_t opts,
 	struct hr_ct_zone z;
 	struct hr_ct *ct = NULL;
 	uint8_t dir = 0;
+	uint64_t ret;
 	int err;
 
 	if (!o || (tsz && !b))
@@ -231,7 +232,12 @@ static uint64_t ct_get(uint64_t tuple, uint64_t tuple_sz, uint64_t opts,
 	}
 	if (lookup)
 		o->dir = dir;
-	return hold(run, ct, !lookup);
+	/* A run holding HR_MAX_HELD_RECORDS references gets no more: NULL
+	 * and -ENOMEM, as an allocation the kernel could not make. */
+	ret = hold(run, ct, !lookup);
+	if (!ret)
+		o->error = -ENOMEM;
+	return ret;
 }
 
 /* The XDP and tc twins differ only in where the kernel finds the
