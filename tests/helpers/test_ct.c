@@ -337,6 +337,23 @@ static void given_entry(void)
 	CHECK_EQ(got.after.mark, 8);
 }
 
+/* Entries moved to another layout and back keep every field (the
+ * lookup after compares them with the kernel's); a layout whose fields
+ * overrun it is refused. */
+static void relayout(void)
+{
+	struct hr_ct_layout l = hr_ct_layout_6_18;
+
+	l.size = 320;
+	l.timeout = 260;
+	l.status = 288;
+	l.mark = 300;
+	CHECK_EQ(hr_ct_set_layout(&l), 0);
+	l.mark = 318;
+	CHECK_EQ(hr_ct_set_layout(&l), -EINVAL);
+	CHECK_EQ(hr_ct_set_layout(&hr_ct_layout_6_18), 0);
+}
+
 /* The C API's own answers, and an IPv6 entry given through it. */
 static void api(void)
 {
@@ -364,6 +381,7 @@ static void api(void)
 	q.opts.ct_zone_id = 4;
 	run_kernel(&q);
 	CHECK_EQ(hr_ct_add(&e), 0);
+	relayout();
 	req(&q, OP_LOOKUP, IPPROTO_UDP, "fd00::6", 53, "fd00::5", base);
 	q.opts.ct_zone_id = 4;
 	snprintf(label, sizeof(label), "%s given IPv6 entry, zone 4", prog);
