@@ -355,10 +355,28 @@ static uint64_t ct_set_nat_info(uint64_t nfct, uint64_t addr, uint64_t port,
 				     (uint32_t)manip != 0));
 }
 
-HR_KFUNC(xdp_ct_lookup, ct_lookup_fn);
-HR_KFUNC(skb_ct_lookup, ct_lookup_fn);
-HR_KFUNC(xdp_ct_alloc, ct_alloc_fn);
-HR_KFUNC(skb_ct_alloc, ct_alloc_fn);
+/* The set is registered for both types, but each twin takes its own
+ * type's context only. */
+const struct hr_kfunc hr_kfunc_xdp_ct_lookup = {
+	.name = "bpf_xdp_ct_lookup",
+	.fn = ct_lookup_fn,
+	.ctx_type = HR_KPROG_XDP,
+};
+const struct hr_kfunc hr_kfunc_skb_ct_lookup = {
+	.name = "bpf_skb_ct_lookup",
+	.fn = ct_lookup_fn,
+	.ctx_type = HR_KPROG_SCHED_CLS,
+};
+const struct hr_kfunc hr_kfunc_xdp_ct_alloc = {
+	.name = "bpf_xdp_ct_alloc",
+	.fn = ct_alloc_fn,
+	.ctx_type = HR_KPROG_XDP,
+};
+const struct hr_kfunc hr_kfunc_skb_ct_alloc = {
+	.name = "bpf_skb_ct_alloc",
+	.fn = ct_alloc_fn,
+	.ctx_type = HR_KPROG_SCHED_CLS,
+};
 HR_KFUNC(ct_insert_entry, ct_insert_entry);
 HR_KFUNC(ct_release, ct_release);
 HR_KFUNC(ct_set_timeout, ct_set_timeout);

@@ -20,6 +20,7 @@
 #include <linux/netfilter/nf_conntrack_common.h>
 
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include "core/ct.h"
 #include "harness.h"
@@ -591,6 +592,45 @@ static void timeouts(void)
 	CHECK(!got.found && got.opts.error == -ENOENT, "%s", label);
 }
 
+/* Each program of ct_wrong_ctx.o calls the other type's twin: refused
+ * at load by headroom, and by the kernel when there is one. */
+static void wrong_ctx(void)
+{
+	static const char *const names[] = { "tc_xdp_lookup",
+					     "xdp_skb_lookup" };
+	struct bpf_object *kobj;
+	struct bpf_program *kp;
+	struct hr_object *obj;
+	libbpf_print_fn_t pr;
+	char path[512];
+	unsigned int i;
+
+	t_prog_path("ct_wrong_ctx.o", path, sizeof(path));
+	for (i = 0; i < 2; i++) {
+		HR_OPTS(hr_object_open_opts, oo, .only_prog = names[i]);
+
+		obj = NULL;
+		CHECK(hr_object_open(path, &oo, &obj) == -EINVAL,
+		      "headroom refuses %s", names[i]);
+		hr_object_close(obj);
+		if (!kernel)
+			continue;
+		kobj = bpf_object__open_file(path, NULL);
+		CHECK(kobj != NULL, "kernel open %s", path);
+		if (!kobj)
+			continue;
+		bpf_object__for_each_program(kp, kobj)
+			bpf_program__set_autoload(
+				kp, !strcmp(bpf_program__name(kp), names[i]));
+		/* Its verifier log is expected: not printed. */
+		pr = libbpf_set_print(NULL);
+		CHECK(bpf_object__load(kobj) != 0, "the kernel refuses %s",
+		      names[i]);
+		libbpf_set_print(pr);
+		bpf_object__close(kobj);
+	}
+}
+
 int main(void)
 {
 	static const int engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT };
@@ -611,6 +651,7 @@ int main(void)
 	CHECK_EQ(hr_ct_count(), 0);
 	layout();
 	containment();
+	wrong_ctx();
 	for (e = 0; e < 2; e++)
 		for (p = 0; p < 2; p++) {
 			oracle_set_engine(orc, engines[e]);
