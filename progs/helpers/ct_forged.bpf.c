@@ -4,9 +4,10 @@
  * must end the run in headroom rather than reach memory the program was
  * not given (test_ct): reading past the struct nf_conn it was handed,
  * releasing a pointer into the entry rather than the entry, releasing an
- * allocated entry as an inserted one, and changing the status of a
- * released entry. Byte 14 of the packet selects; 0 holds the reference
- * to the end without releasing it (headroom lets it go then).
+ * allocated entry as an inserted one, changing the status of a
+ * released entry, and writing a field other than the mark. Byte 14 of
+ * the packet selects; 0 holds the reference to the end without releasing
+ * it (headroom lets it go then).
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -54,6 +55,11 @@ int ct_forged(struct xdp_md *ctx)
 	case 4:
 		bpf_ct_release(ct);
 		bpf_ct_change_status(ct, 0);
+		return XDP_PASS;
+	case 5:
+		/* 6.18's status, which only the kfuncs may change. */
+		*(volatile long *)((void *)ct + 128) = 0;
+		bpf_ct_release(ct);
 		return XDP_PASS;
 	}
 	return XDP_PASS;

@@ -415,6 +415,11 @@ uint32_t hr_ct_image_size(const struct hr_ct *ct)
 	return ct->lay.size;
 }
 
+uint32_t hr_ct_mark_off(const struct hr_ct *ct)
+{
+	return ct->lay.mark;
+}
+
 /* ---- what the kfuncs change ---- */
 
 void hr_ct_set_timeout(struct hr_ct *ct, uint64_t jiffies)

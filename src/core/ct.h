@@ -80,6 +80,8 @@ void hr_ct_put(struct hr_ct *ct);
 /* The entry's struct nf_conn image, layout bytes long. */
 void *hr_ct_image(struct hr_ct *ct);
 uint32_t hr_ct_image_size(const struct hr_ct *ct);
+/* Where in the image the mark is, the one field programs may write. */
+uint32_t hr_ct_mark_off(const struct hr_ct *ct);
 
 /* __nf_ct_set_timeout: absolute once confirmed, relative before. */
 void hr_ct_set_timeout(struct hr_ct *ct, uint64_t jiffies);

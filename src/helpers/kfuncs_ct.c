@@ -8,9 +8,10 @@
  * (bpf_ct_set_nat_info), over headroom's table (core/ct.c).
  *
  * An entry handed out is the run's reference, kept among its held
- * records: the program reads (and writes) that entry's struct nf_conn
- * image and nothing past it, and whatever it has not let go of when the
- * run ends is let go then. The kernel's verifier tells an allocated
+ * records: the program reads that entry's struct nf_conn image and
+ * nothing past it, writes its mark alone (as the kernel's verifier
+ * allows), and whatever it has not let go of when the run ends is let
+ * go then. The kernel's verifier tells an allocated
  * entry (struct nf_conn___init) from an inserted or found one and
  * refuses a call with the wrong kind; here such a call stops the run.
  */
@@ -76,6 +77,9 @@ static uint64_t hold(struct hr_run *run, struct hr_ct *ct, bool init)
 		.drop = drop_ct,
 		.obj = ct,
 		.kind = init ? CT_REF_INIT : CT_REF_CONN,
+		/* nf_conntrack_bpf.c's btf_struct_access: mark alone. */
+		.wr_lo = (uintptr_t)img + hr_ct_mark_off(ct),
+		.wr_hi = (uintptr_t)img + hr_ct_mark_off(ct) + 4,
 	};
 	return (uintptr_t)img;
 }

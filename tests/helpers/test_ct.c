@@ -548,6 +548,7 @@ static void containment(void)
 		CHECK_EQ(forged(p, 2, eng), HR_ABORT_HELPER_ARG);
 		CHECK_EQ(forged(p, 3, eng), HR_ABORT_HELPER_ARG);
 		CHECK_EQ(forged(p, 4, eng), HR_ABORT_HELPER_ARG);
+		CHECK_EQ(forged(p, 5, eng), HR_ABORT_RDONLY);
 	}
 	hr_object_close(obj);
 	hr_ct_flush();
