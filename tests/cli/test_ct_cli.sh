@@ -2,7 +2,7 @@
 # headroom test --ct: entries of the conntrack table the ct kfuncs find.
 # A lookup (progs/helpers/ct.bpf.c, its request in the packet) finds the
 # entry --ct gives, with its mark and status, and misses (-ENOENT)
-# without it; a bad spec exits 2 with a one-line error naming the word;
+# without it; an entry a packet's run inserts is found by the next's; a bad spec exits 2 with a one-line error naming the word;
 # --kernel refuses --ct. Prints a RESULT line.
 BUILD=${BUILD:-build}
 make --no-print-directory BUILD="$BUILD" -j2 "$BUILD/bin/headroom" \
@@ -53,6 +53,12 @@ out=$("$H" test "$P" --hex "$hex" --json \
 	--ct "tcp 10.0.0.2:1234 -> 10.0.0.1:80")
 [ "$(field "$out" 118 4)" = 01000000 ]
 check "two --ct, IPv6 and zone among them" $?
+
+# An entry one packet's run inserts (op 2) the next packet's finds.
+ins=$(zeros 14)02${req#01}$(zeros 400)
+out=$("$H" test "$P" --hex "$ins" --hex "$hex" --json | tail -1)
+[ "$(field "$out" 118 4)" = 01000000 ]
+check "a lookup finds what the run before inserted" $?
 
 bad_spec() {
 	err=$("$H" test "$P" --hex "$hex" --ct "$1" 2>&1 >/dev/null)
