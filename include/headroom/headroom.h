@@ -11,6 +11,7 @@
 #include "headroom/perf.h"
 #include "headroom/ringbuf.h"
 #include "headroom/fib.h"
+#include "headroom/ct.h"
 #include "headroom/xsk.h"
 #include "headroom/devices.h"
 #include "headroom/datapath.h"

@@ -58,6 +58,9 @@ int hr_cli_engine(const char *name, enum hr_engine *engine);
 /* --route ('R'), --neigh ('N') or --fib-dev ('F') @arg into the tables
  * bpf_fib_lookup reads; 0 or -errno after a message. */
 int hr_cli_fib_arg(int which, const char *arg);
+/* --ct @arg into the conntrack table (ct_args.c); 0 or -errno after a
+ * one-line message naming the word not understood. */
+int hr_cli_ct_arg(const char *arg);
 
 /* The words of an iproute2-style SPEC (fib_args.c): splits @s in place
  * at blanks into @w (HR_CLI_MAX_WORDS of room); the count, or -E2BIG. */

@@ -33,7 +33,8 @@ static const char test_usage[] =
 	"                     [--btf FILE] [--map-size NAME=N ...]\n"
 	"                     [--pin-dir DIR] [--set NAME=VALUE ...]\n"
 	"                     [--events] [--fib-dev SPEC ...] [--route SPEC ...]\n"
-	"                     [--neigh SPEC ...] [--tunnel SPEC] [--kernel]\n"
+	"                     [--neigh SPEC ...] [--tunnel SPEC]\n"
+	"                     [--ct SPEC ...] [--kernel]\n"
 	"\n"
 	"Runs the program once per packet (N times on the same buffer with\n"
 	"--repeat, as BPF_PROG_TEST_RUN) and prints the index, the verdict, the\n"
@@ -121,6 +122,12 @@ static const char test_usage[] =
 	"                  kernel's test run. What a program set with\n"
 	"                  bpf_skb_set_tunnel_key/opt is shown with each\n"
 	"                  packet ('tunnel set:', JSON \"tunnel_set\")\n"
+	"  --ct SPEC       a conntrack entry the ct kfuncs find: 'tcp|udp\n"
+	"                  SRC:PORT -> DST:PORT [STATE] [mark N] [timeout S]\n"
+	"                  [zone N] [status FLAG,...]' ([ADDR6]:PORT for\n"
+	"                  IPv6; STATE a TCP state such as established;\n"
+	"                  timeout default 432000 s TCP, 120 s UDP)\n"
+	"                  (repeatable; the table is empty without it)\n"
 	"  --ctx-in FILE   the context to run with, as bpftool's ctx_in:\n"
 	"                  a JSON object of struct __sk_buff (tc: mark,\n"
 	"                  priority, ifindex, cb, tstamp, wire_len, gso_segs,\n"
@@ -157,7 +164,7 @@ struct test_cfg {
 	const char *meta_type;
 	struct test_hints hints;
 	enum hr_engine engine;
-	bool kernel, fib;
+	bool kernel, fib, ct;
 	const char *ctx_in, *ctx_out;
 	bool have_tunnel; /* --tunnel */
 	struct hr_tunnel_md tunnel;
@@ -598,6 +605,7 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 		{ "ctx-in", required_argument, NULL, 1000 },
 		{ "ctx-out", required_argument, NULL, 1001 },
 		{ "tunnel", required_argument, NULL, 1002 },
+		{ "ct", required_argument, NULL, 1003 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -681,6 +689,11 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 			if (hr_cli_tunnel_arg(optarg, &cfg->tunnel))
 				return -EINVAL;
 			cfg->have_tunnel = true;
+			break;
+		case 1003:
+			if (hr_cli_ct_arg(optarg))
+				return -EINVAL;
+			cfg->ct = true;
 			break;
 		case 'E':
 			cfg->events = true;
@@ -819,6 +832,9 @@ static int open_kernel(struct test_state *st)
 	else if (cfg->have_tunnel)
 		why = "--tunnel gives headroom's packets tunnel metadata; the "
 		      "kernel's test run cannot give its skb any";
+	else if (cfg->ct)
+		why = "--ct fills headroom's conntrack table; the kernel "
+		      "looks up its own";
 	if (why) {
 		fprintf(stderr, "headroom test --kernel: not compared: %s\n",
 			why);

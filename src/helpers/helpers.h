@@ -176,6 +176,21 @@ extern const struct hr_kfunc hr_kfunc_rcu_read_unlock;
 extern const struct hr_kfunc hr_kfunc_preempt_disable;
 extern const struct hr_kfunc hr_kfunc_preempt_enable;
 
+/* Conntrack, XDP and tc alike (kfuncs_ct.c over core/ct.c). */
+extern const struct hr_kfunc hr_kfunc_xdp_ct_lookup;
+extern const struct hr_kfunc hr_kfunc_skb_ct_lookup;
+extern const struct hr_kfunc hr_kfunc_xdp_ct_alloc;
+extern const struct hr_kfunc hr_kfunc_skb_ct_alloc;
+extern const struct hr_kfunc hr_kfunc_ct_insert_entry;
+extern const struct hr_kfunc hr_kfunc_ct_release;
+extern const struct hr_kfunc hr_kfunc_ct_set_timeout;
+extern const struct hr_kfunc hr_kfunc_ct_change_timeout;
+extern const struct hr_kfunc hr_kfunc_ct_set_status;
+extern const struct hr_kfunc hr_kfunc_ct_change_status;
+extern const struct hr_kfunc hr_kfunc_ct_set_nat_info;
+/* Their list (NULL-terminated), which both program types search. */
+extern const struct hr_kfunc *const hr_ct_kfuncs[];
+
 /* Kfuncs every program type has (kernel/bpf/helpers.c registers its
  * generic set for all): NULL-terminated (helpers.c). */
 extern const struct hr_kfunc *const hr_common_kfuncs[];

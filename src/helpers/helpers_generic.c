@@ -22,11 +22,10 @@
 #include "maps/map.h"
 #include "maps/map_impl.h"
 #include "maps/ringbuf.h"
+#include "core/ct.h"
 
 /* BPF_MAX_LOOPS (include/linux/bpf.h). */
 #define HR_BPF_MAX_LOOPS (8 * 1024 * 1024)
-/* CONFIG_HZ of the Debian kernels the oracle runs on. */
-#define HR_HZ 250
 #define HR_MTU_CHK_RET_SUCCESS 0
 #define HR_MTU_CHK_RET_FRAG_NEEDED 1
 
@@ -194,9 +193,9 @@ static uint64_t hr_ringbuf_reserve_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 	if (!rec)
 		return 0;
 	h = &run->held[run->nheld++];
-	h->start = (uintptr_t)rec;
-	h->end = (uintptr_t)rec + r2;
-	h->map = map;
+	*h = (struct hr_held_rec){ .start = (uintptr_t)rec,
+				   .end = (uintptr_t)rec + r2,
+				   .map = map };
 	return (uintptr_t)rec;
 }
 
@@ -209,7 +208,8 @@ static uint64_t hr_ringbuf_finish(uint64_t sample, struct hr_run *run,
 	for (i = 0; i < run->nheld; i++) {
 		struct hr_held_rec *h = &run->held[i];
 
-		if (h->start != sample)
+		/* A kfunc's object is no ring buffer record. */
+		if (h->start != sample || h->drop)
 			continue;
 		hr_ringbuf_commit(h->map, (void *)h->start, discard);
 		*h = run->held[--run->nheld];
@@ -279,7 +279,7 @@ static uint64_t hr_ktime_get_coarse_ns_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 static uint64_t hr_jiffies64_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 				uint64_t r4, uint64_t r5, struct hr_run *run)
 {
-	return hr_clock_ns(CLOCK_MONOTONIC_COARSE) / (1000000000ull / HR_HZ);
+	return hr_jiffies64();
 }
 
 /* Workers are not bound to NUMA nodes: every one is on node 0. */

@@ -28,7 +28,6 @@
 	"it reads the route's realm (dst->tclassid), which headroom's FIB model does not carry"
 #define WHY_NETNS \
 	"it reads the network namespace cookie, which headroom has no namespaces to give"
-#define WHY_CT "not implemented yet: needs a conntrack model (issue 17)"
 #define WHY_GRAPH \
 	"not implemented yet: allocated objects (bpf_obj_new, lists, rbtrees, kptrs, refcounts) are not modelled"
 #define WHY_TIMER \

@@ -117,6 +117,8 @@ struct hr_loader {
 	const struct btf *targ_btf;
 	struct hr_core_res *core;
 	size_t ncore;
+	/* The conntrack table took the target's struct nf_conn layout. */
+	bool ct_layout_done;
 
 	/* libbpf conventions (see hr_object_open_opts). */
 	const char *const *map_sizes;
@@ -167,5 +169,13 @@ int hr_ld_insp_prog(struct hr_loader *ld, const char *name, const char *sec,
 		    const char *type, uint32_t insns, const char *why);
 /* inspect.c: helpers, kfuncs, globals and CO-RE of the whole object. */
 void hr_ld_insp_object(struct hr_loader *ld);
+
+/* struct nf_conn's layout in @btf (ct_layout.c): 0, -ENOENT when the
+ * BTF has none, -EINVAL when a field the table needs is missing. */
+struct hr_ct_layout;
+int hr_ld_ct_layout(const struct btf *btf, struct hr_ct_layout *l);
+/* Once per load, for a program calling a conntrack kfunc: the table's
+ * images take the target BTF's layout, so CO-RE reads land on them. */
+void hr_ld_ct_setup(struct hr_loader *ld);
 
 #endif /* HR_LOADER_LOADER_H */

@@ -14,6 +14,7 @@
 
 #include <bpf/btf.h>
 
+#include "helpers/helpers.h"
 #include "helpers/offer.h"
 #include "loader/core_relo.h"
 #include "loader/loader.h"
@@ -302,6 +303,14 @@ static int reloc_kfunc(struct link *l, uint32_t pc, const struct hr_ld_sym *sym)
 		return hr_ld_error(l->ld, -EOPNOTSUPP,
 				   "section '%s' insn %u: unknown kfunc %s",
 				   l->prog->sec, pc, sym->name);
+	if (k->ctx_type && k->ctx_type != type->kernel_type)
+		return hr_ld_error(l->ld, -EINVAL,
+				   "section '%s' insn %u: kfunc %s takes "
+				   "another program type's context: R1 must "
+				   "be referenced or trusted",
+				   l->prog->sec, pc, sym->name);
+	if (hr_kfunc_find(hr_ct_kfuncs, sym->name))
+		hr_ld_ct_setup(l->ld);
 	insn->src = HR_CALL_KFUNC;
 	insn->imm = 0;
 	insn->off = 0;

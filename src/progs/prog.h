@@ -36,6 +36,11 @@ struct hr_helper {
 struct hr_kfunc {
 	const char *name;
 	hr_helper_fn fn;
+	/* The kernel program type (HR_KPROG_*) whose context the first
+	 * argument is, for a kfunc offered to several types that only one
+	 * can call: the verifier takes no other type's context there ("R1
+	 * must be referenced or trusted"). 0: any. */
+	int ctx_type;
 };
 
 struct hr_prog_type {

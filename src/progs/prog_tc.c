@@ -93,6 +93,8 @@ static const struct hr_kfunc *tc_kfunc(const char *name)
 {
 	const struct hr_kfunc *k = hr_kfunc_find(tc_kfuncs, name);
 
+	if (!k)
+		k = hr_kfunc_find(hr_ct_kfuncs, name);
 	return k ? k : hr_kfunc_find(hr_common_kfuncs, name);
 }
 

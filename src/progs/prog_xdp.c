@@ -65,6 +65,8 @@ static const struct hr_kfunc *xdp_kfunc(const char *name)
 {
 	const struct hr_kfunc *k = hr_kfunc_find(xdp_kfuncs, name);
 
+	if (!k)
+		k = hr_kfunc_find(hr_ct_kfuncs, name);
 	return k ? k : hr_kfunc_find(hr_common_kfuncs, name);
 }
 

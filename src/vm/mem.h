@@ -75,10 +75,17 @@ hr_mem_check(const struct hr_run *run, uintptr_t addr, uint32_t len, bool write)
 			continue;
 		return HR_ABORT_NONE;
 	}
-	/* Ring buffer records the run holds: each its own bytes only. */
-	for (i = 0; i < run->nheld; i++)
-		if (hr_in(addr, len, run->held[i].start, run->held[i].end))
-			return HR_ABORT_NONE;
+	/* Ring buffer records and kernel objects the run holds: each its
+	 * own bytes only, and of an object only the writable part. */
+	for (i = 0; i < run->nheld; i++) {
+		const struct hr_held_rec *h = &run->held[i];
+
+		if (!hr_in(addr, len, h->start, h->end))
+			continue;
+		if (write && h->wr_hi && !hr_in(addr, len, h->wr_lo, h->wr_hi))
+			return HR_ABORT_RDONLY;
+		return HR_ABORT_NONE;
+	}
 	/* Inner maps of map-in-map, reached through another map. */
 	return (enum hr_abort)hr_map_registry_mem_check(addr, len, write);
 }

@@ -164,7 +164,10 @@ uint64_t hr_run_release_locks(struct hr_run *run, uint64_t r0)
 	while (run->nheld) {
 		struct hr_held_rec *h = &run->held[--run->nheld];
 
-		hr_ringbuf_commit(h->map, (void *)h->start, true);
+		if (h->drop)
+			h->drop(h->obj);
+		else
+			hr_ringbuf_commit(h->map, (void *)h->start, true);
 	}
 	if (run->abort || !lock)
 		return r0;

@@ -194,11 +194,20 @@ struct hr_run {
 	uint32_t *lock;
 	/* Ring buffer records this run reserved and has not submitted or
 	 * discarded: the only ring bytes it may touch (the headers and
-	 * other records never); discarded when the run ends. */
+	 * other records never); discarded when the run ends. Kernel
+	 * objects a kfunc handed out with a reference (a conntrack entry)
+	 * are held here too, with @drop letting go of @obj at the end and
+	 * @kind its owner's word for what the object is; when @wr_hi is
+	 * set, only [wr_lo, wr_hi) of it may be written (the fields the
+	 * kernel's verifier lets a program write). */
 	unsigned int nheld;
 	struct hr_held_rec {
 		uintptr_t start, end;
 		struct hr_map *map;
+		void (*drop)(void *obj);
+		void *obj;
+		unsigned int kind;
+		uintptr_t wr_lo, wr_hi;
 	} held[HR_MAX_HELD_RECORDS];
 	/* The JIT's r0..r10 when its code leaves for a tail call. */
 	uint64_t tail_regs[HR_NREGS];
