@@ -503,3 +503,29 @@ const struct oracle_result *oracle_headroom_result(const struct oracle *o)
 {
 	return &o->hres;
 }
+
+int oracle_main_engines(void (*each)(struct oracle *o, bool kernel))
+{
+	static const int engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT };
+	struct oracle *o;
+	char why[200];
+	bool kernel;
+	size_t e;
+	int ret = oracle_new(&o);
+
+	CHECK(ret == 0, "oracle_new: %s", strerror(-ret));
+	if (ret)
+		return t_done();
+	kernel = t_have_kernel(why, sizeof(why));
+	for (e = 0; e < sizeof(engines) / sizeof(engines[0]); e++) {
+		oracle_set_engine(o, engines[e]);
+		each(o, kernel);
+	}
+	oracle_summary(o);
+	oracle_free(o);
+	if (!kernel) {
+		t_done();
+		return t_skip(why);
+	}
+	return t_done();
+}
