@@ -23,7 +23,10 @@
  * value, the packet or the stack into whatever kernel memory follows,
  * and answers from it; headroom stops at the end with -EFAULT. Any other
  * number below the kernel's TASK_SIZE_MAX is -ERANGE there but -EFAULT
- * here, since headroom's own memory lies in that range.
+ * here, since headroom's own memory lies in that range. A pointer to the
+ * context reads the kernel's struct xdp_buff or sk_buff there, and
+ * headroom's context (as its field rules allow) here. 5-level paging
+ * moves the kernel's bounds; these are 4-level's.
  */
 #include <errno.h>
 #include <stdint.h>
