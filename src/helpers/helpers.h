@@ -127,6 +127,9 @@ extern const struct hr_helper hr_helper_skb_set_tunnel_opt; /* 30 */
 extern const struct hr_helper hr_helper_trace_vprintk; /* 177 */
 /* bpf_strncmp (helpers_misc.c), in the base set. */
 extern const struct hr_helper hr_helper_strncmp; /* 182 */
+/* bpf_strtol, bpf_strtoul (helpers_strtox.c), in the base set. */
+extern const struct hr_helper hr_helper_strtol; /* 105 */
+extern const struct hr_helper hr_helper_strtoul; /* 106 */
 
 /* Socket lookups over an empty socket table, XDP and tc (helpers_sock.c). */
 extern const struct hr_helper hr_helper_sk_lookup_tcp; /* 84 */
@@ -190,6 +193,19 @@ extern const struct hr_kfunc hr_kfunc_ct_change_status;
 extern const struct hr_kfunc hr_kfunc_ct_set_nat_info;
 /* Their list (NULL-terminated), which both program types search. */
 extern const struct hr_kfunc *const hr_ct_kfuncs[];
+/* The read-only string kfuncs (kfuncs_string.c). */
+extern const struct hr_kfunc hr_kfunc_strcmp;
+extern const struct hr_kfunc hr_kfunc_strcasecmp;
+extern const struct hr_kfunc hr_kfunc_strchr;
+extern const struct hr_kfunc hr_kfunc_strnchr;
+extern const struct hr_kfunc hr_kfunc_strchrnul;
+extern const struct hr_kfunc hr_kfunc_strrchr;
+extern const struct hr_kfunc hr_kfunc_strlen;
+extern const struct hr_kfunc hr_kfunc_strnlen;
+extern const struct hr_kfunc hr_kfunc_strspn;
+extern const struct hr_kfunc hr_kfunc_strcspn;
+extern const struct hr_kfunc hr_kfunc_strstr;
+extern const struct hr_kfunc hr_kfunc_strnstr;
 
 /* Kfuncs every program type has (kernel/bpf/helpers.c registers its
  * generic set for all): NULL-terminated (helpers.c). */

@@ -515,3 +515,29 @@ void oracle_skb_cb(struct __sk_buff *s, uint32_t a, uint32_t b, uint32_t c,
 	s->cb[2] = c;
 	s->cb[3] = d;
 }
+
+int oracle_main_engines(void (*each)(struct oracle *o, bool kernel))
+{
+	static const int engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT };
+	struct oracle *o;
+	char why[200];
+	bool kernel;
+	size_t e;
+	int ret = oracle_new(&o);
+
+	CHECK(ret == 0, "oracle_new: %s", strerror(-ret));
+	if (ret)
+		return t_done();
+	kernel = t_have_kernel(why, sizeof(why));
+	for (e = 0; e < sizeof(engines) / sizeof(engines[0]); e++) {
+		oracle_set_engine(o, engines[e]);
+		each(o, kernel);
+	}
+	oracle_summary(o);
+	oracle_free(o);
+	if (!kernel) {
+		t_done();
+		return t_skip(why);
+	}
+	return t_done();
+}

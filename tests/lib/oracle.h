@@ -111,4 +111,14 @@ const struct oracle_result *oracle_headroom_result(const struct oracle *o);
 struct bpf_object *oracle_kernel_object(struct oracle *o, const char *obj);
 struct hr_object *oracle_headroom_object(struct oracle *o, const char *obj);
 
+/*
+ * The body of a test that compares with the kernel under each of
+ * headroom's engines: a new oracle, @each called with it once with the
+ * interpreter and once with the JIT set, @kernel saying whether the live
+ * kernel is there to compare with; then a summary, and the test's exit
+ * status: t_done(), or t_skip() with the reason when there was no
+ * kernel (a failure under HEADROOM_REQUIRE_KERNEL=1).
+ */
+int oracle_main_engines(void (*each)(struct oracle *o, bool kernel));
+
 #endif /* HR_TESTS_ORACLE_H */
