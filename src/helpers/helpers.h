@@ -138,6 +138,11 @@ extern const struct hr_helper hr_helper_sk_release; /* 86 */
 extern const struct hr_helper hr_helper_skc_lookup_tcp; /* 99 */
 extern const struct hr_helper hr_helper_tcp_check_syncookie; /* 100 */
 extern const struct hr_helper hr_helper_tcp_gen_syncookie; /* 110 */
+/* SYN cookies without a socket (helpers_syncookie.c). */
+extern const struct hr_helper hr_helper_tcp_raw_gen_syncookie_ipv4; /* 204 */
+extern const struct hr_helper hr_helper_tcp_raw_gen_syncookie_ipv6; /* 205 */
+extern const struct hr_helper hr_helper_tcp_raw_check_syncookie_ipv4; /* 206 */
+extern const struct hr_helper hr_helper_tcp_raw_check_syncookie_ipv6; /* 207 */
 
 /* Perf events (helpers_perf.c): bpf_perf_event_output per context. */
 extern const struct hr_helper hr_helper_xdp_event_output; /* 25, XDP */

@@ -41,6 +41,10 @@ static const struct hr_helper *const xdp_helpers[] = {
 	&hr_helper_skc_lookup_tcp,
 	&hr_helper_tcp_check_syncookie,
 	&hr_helper_tcp_gen_syncookie,
+	&hr_helper_tcp_raw_gen_syncookie_ipv4,
+	&hr_helper_tcp_raw_gen_syncookie_ipv6,
+	&hr_helper_tcp_raw_check_syncookie_ipv4,
+	&hr_helper_tcp_raw_check_syncookie_ipv6,
 	NULL,
 };
 
