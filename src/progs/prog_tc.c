@@ -41,7 +41,9 @@ static bool tc_ctx_access(const struct hr_prog *prog, int off, int size,
 		return size == 8;
 	if (IN(off, sk))
 		return !write && size == 8;
-	/* tstamp_type and the padding up to hwtstamp. */
+	/* tstamp_type a byte to read; the padding up to hwtstamp none. */
+	if (IN(off, tstamp_type))
+		return !write && size == 1;
 	if (off >= SKB_OFF(tstamp_type) && off < SKB_OFF(hwtstamp))
 		return false;
 	if (write)
@@ -82,6 +84,7 @@ static const struct hr_helper *const tc_helpers[] = {
 	&hr_helper_tcp_check_syncookie,
 	&hr_helper_tcp_gen_syncookie,
 	&hr_helper_skb_load_bytes_relative,
+	&hr_helper_skb_set_tstamp,
 	&hr_helper_tcp_raw_gen_syncookie_ipv4,
 	&hr_helper_tcp_raw_gen_syncookie_ipv6,
 	&hr_helper_tcp_raw_check_syncookie_ipv4,
