@@ -157,6 +157,8 @@ extern const struct hr_helper hr_helper_skb_fib_lookup; /* 69, tc */
 /* Dynptrs (kfuncs_dynptr.c, dynptr.h). */
 extern const struct hr_helper hr_helper_dynptr_read; /* 201 */
 extern const struct hr_helper hr_helper_dynptr_write; /* 202 */
+extern const struct hr_helper hr_helper_dynptr_from_mem; /* 197 */
+extern const struct hr_helper hr_helper_dynptr_data; /* 203 */
 extern const struct hr_kfunc hr_kfunc_dynptr_from_xdp;
 extern const struct hr_kfunc hr_kfunc_dynptr_from_skb;
 extern const struct hr_kfunc hr_kfunc_dynptr_slice;

@@ -63,6 +63,18 @@ static uint8_t *meta_mem(struct hr_run *run, uint32_t at, uint32_t len,
 	return (uint8_t *)p;
 }
 
+/*
+ * A local dynptr's @len bytes at @at: memory this run may read (or
+ * write), else NULL with the run ended, as for any forged pointer (the
+ * verifier lets only bpf_dynptr_from_mem make one, over memory it
+ * checked).
+ */
+static uint8_t *local_mem(struct hr_run *run, const struct hr_dynptr *d,
+			  uint32_t at, uint32_t len, bool write)
+{
+	return hr_run_mem(run, d->data + at, len ? len : 1, write);
+}
+
 struct hr_dynptr *hr_dynptr_mem(struct hr_run *run, uint64_t addr)
 {
 	if (addr & 7) {
@@ -77,8 +89,13 @@ static bool dp_valid(const struct hr_run *run, const struct hr_dynptr *d)
 {
 	uint64_t end = (uint64_t)d->offset + hr_dynptr_size(d);
 
-	if (d->data != (uint64_t)(uintptr_t)run->priv ||
-	    end > HR_DYNPTR_MAX_SIZE)
+	if (end > HR_DYNPTR_MAX_SIZE)
+		return false;
+	/* A local dynptr's memory is checked at every access
+	 * (local_mem), so any address may stand in it. */
+	if (hr_dynptr_type(d) == HR_DYNPTR_TYPE_LOCAL)
+		return true;
+	if (d->data != (uint64_t)(uintptr_t)run->priv)
 		return false;
 	switch (hr_dynptr_type(d)) {
 	case HR_DYNPTR_TYPE_SKB:
@@ -216,6 +233,15 @@ int hr_dynptr_read(struct hr_run *run, void *dst, uint32_t len,
 			memmove(dst, p, len);
 		}
 		return 0;
+	case HR_DYNPTR_TYPE_LOCAL:
+		if (len) {
+			const uint8_t *p = local_mem(run, src, at, len, false);
+
+			if (!p)
+				return -EFAULT;
+			memmove(dst, p, len);
+		}
+		return 0;
 	default:
 		return -EFAULT;
 	}
@@ -249,6 +275,17 @@ int hr_dynptr_write(struct hr_run *run, const struct hr_dynptr *dst,
 			return -EINVAL;
 		if (len) {
 			uint8_t *p = meta_mem(run, at, len, true);
+
+			if (!p)
+				return -EFAULT;
+			memmove(p, src, len);
+		}
+		return 0;
+	case HR_DYNPTR_TYPE_LOCAL:
+		if (flags)
+			return -EINVAL;
+		if (len) {
+			uint8_t *p = local_mem(run, dst, at, len, true);
 
 			if (!p)
 				return -EFAULT;
@@ -328,6 +365,8 @@ void *hr_dynptr_slice(struct hr_run *run, const struct hr_dynptr *d,
 		/* Always the metadata itself, never the buffer (and the
 		 * copy and memset kfuncs write through it). */
 		return meta_mem(run, at, len, false);
+	case HR_DYNPTR_TYPE_LOCAL:
+		return local_mem(run, d, at, len, false);
 	default:
 		return NULL;
 	}
@@ -377,6 +416,59 @@ static uint64_t dynptr_slice_rdwr(uint64_t ptr, uint64_t off, uint64_t buffer,
 {
 	return slice_common(ptr, off, buffer, len, run, true);
 }
+
+/* bpf_dynptr_from_mem(data, size, flags, ptr): a local dynptr over
+ * memory the program may write; -E2BIG past DYNPTR_MAX_SIZE, then
+ * -EINVAL for flags, either leaving it null. */
+static uint64_t dynptr_from_mem(uint64_t data, uint64_t size, uint64_t flags,
+				uint64_t ptr, uint64_t r5, struct hr_run *run)
+{
+	struct hr_dynptr *d;
+
+	if (size && size <= HR_DYNPTR_MAX_SIZE &&
+	    !hr_run_mem(run, data, size, true))
+		return 0;
+	d = hr_dynptr_mem(run, ptr);
+	if (!d)
+		return 0;
+	if (size > HR_DYNPTR_MAX_SIZE || flags) {
+		hr_dynptr_set_null(d);
+		return ret_int(size > HR_DYNPTR_MAX_SIZE ? -E2BIG : -EINVAL);
+	}
+	d->data = data;
+	d->size = (uint32_t)size | (uint32_t)HR_DYNPTR_TYPE_LOCAL
+					   << HR_DYNPTR_TYPE_SHIFT;
+	d->offset = 0;
+	return 0;
+}
+
+/* bpf_dynptr_data(ptr, offset, len): a local dynptr's bytes in place;
+ * NULL out of bounds, read-only, null, and for packet dynptrs (which
+ * have bpf_dynptr_slice). */
+static uint64_t dynptr_data(uint64_t ptr, uint64_t off, uint64_t len,
+			    uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	struct hr_dynptr *d = hr_dynptr_get(run, ptr, false);
+
+	if (!d || !d->data ||
+	    hr_dynptr_check_off_len(d, (uint32_t)off, (uint32_t)len) ||
+	    hr_dynptr_rdonly(d) || hr_dynptr_type(d) != HR_DYNPTR_TYPE_LOCAL)
+		return 0;
+	return (uint64_t)(uintptr_t)local_mem(run, d, d->offset + (uint32_t)off,
+					      (uint32_t)len, true);
+}
+
+const struct hr_helper hr_helper_dynptr_from_mem = {
+	.id = 197,
+	.name = "bpf_dynptr_from_mem",
+	.fn = dynptr_from_mem,
+};
+
+const struct hr_helper hr_helper_dynptr_data = {
+	.id = 203,
+	.name = "bpf_dynptr_data",
+	.fn = dynptr_data,
+};
 
 const struct hr_kfunc hr_kfunc_dynptr_from_xdp = {
 	.name = "bpf_dynptr_from_xdp",

@@ -69,6 +69,8 @@ static const struct hr_helper *const tc_helpers[] = {
 	&hr_helper_skb_event_output,
 	&hr_helper_dynptr_read,
 	&hr_helper_dynptr_write,
+	&hr_helper_dynptr_from_mem,
+	&hr_helper_dynptr_data,
 	&hr_helper_skb_fib_lookup,
 	&hr_helper_get_hash_recalc,
 	&hr_helper_set_hash_invalid,

@@ -34,6 +34,8 @@ static const struct hr_helper *const xdp_helpers[] = {
 	&hr_helper_xdp_event_output,
 	&hr_helper_dynptr_read,
 	&hr_helper_dynptr_write,
+	&hr_helper_dynptr_from_mem,
+	&hr_helper_dynptr_data,
 	&hr_helper_xdp_fib_lookup,
 	&hr_helper_sk_lookup_tcp,
 	&hr_helper_sk_lookup_udp,

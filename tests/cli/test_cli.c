@@ -81,6 +81,10 @@ static const struct {
 	{ "skb_meta_dynptr_forged.o",
 	  "dynptrs forged on the stack, on purpose (the verifier refuses "
 	  "them); tests/helpers/test_skb_meta_dynptr.c checks that the run ends" },
+	{ "dynptr_local_forged.o",
+	  "local dynptrs forged on the stack, on purpose (the verifier "
+	  "refuses them); tests/helpers/test_dynptr_mem.c checks that the run "
+	  "ends" },
 	{ "ct_forged.o",
 	  "a conntrack entry read past its end and released wrongly, on "
 	  "purpose (the verifier refuses them); tests/helpers/test_ct.c "
