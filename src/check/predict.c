@@ -24,6 +24,7 @@
 #include <linux/bpf.h>
 
 #include "check/check.h"
+#include "check/protos.h"
 #include "helpers/helpers.h"
 #include "helpers/offer.h"
 #include "maps/map.h"
@@ -211,26 +212,16 @@ bool hr_check_helper_wrong_type(bool xdp, int id)
 	return !o || !(o->types & (xdp ? HR_OFFER_XDP : HR_OFFER_TC));
 }
 
-/* bpf_helper_changes_pkt_data, for the helpers of these two types. */
+/* bpf_helper_changes_pkt_data: the table's rows, and the XDP head, meta
+ * and tail moves the switch in call() follows. */
 static bool changes_pkt(int id)
 {
-	switch (id) {
-	case 9:
-	case 10:
-	case 11:
-	case 18:
-	case 19:
-	case 31:
-	case 38:
-	case 39:
-	case 43:
-	case 44:
-	case 50:
-	case 54:
-	case 65:
-		return true;
-	}
-	return false;
+	const struct hr_proto *p = hr_proto_find(id);
+
+	if (p)
+		return p->changes_pkt;
+	return id == BPF_FUNC_xdp_adjust_head ||
+	       id == BPF_FUNC_xdp_adjust_meta || id == BPF_FUNC_xdp_adjust_tail;
 }
 
 /* --- register and stack helpers ------------------------------------ */
@@ -1007,6 +998,149 @@ static int section_kfunc(struct walk *w, struct state *s, uint32_t pc,
 	return 0;
 }
 
+/* An ARG_PTR_TO_CTX argument: the context itself, unmoved. */
+static int proto_ctx(struct walk *w, struct state *s, uint32_t pc, int regno)
+{
+	const struct reg *r = &s->r[regno];
+
+	if (r->t == R_CTX && !r->off)
+		return 0;
+	if (r->t == R_CTX && r->off > 0)
+		return fault(w, s, pc,
+			     "dereference of modified ctx ptr R%d off=%d "
+			     "disallowed",
+			     regno, r->off);
+	if (r->t == R_SCALAR)
+		return fault(w, s, pc, "R%d type=scalar expected=ctx", regno);
+	set_unknown(w, pc, "a context argument this check does not follow");
+	return -1;
+}
+
+/* A memory argument that may be NULL, passed a known 0. */
+static bool is_null_arg(const struct reg *r, int kind)
+{
+	return kind == HR_ARG_MEM_RO_NULL && is_const(r) && !r->lo;
+}
+
+/* An ARG_CONST_SIZE(_OR_ZERO) argument @regno and the memory argument
+ * before it, checked as check_mem_size_reg does: the memory is checked
+ * for the size's largest value. Sizes the kernel may see otherwise than
+ * this model (unbounded, negative, possibly zero) are "cannot tell". */
+static int proto_size(struct walk *w, struct state *s, uint32_t pc,
+		      const struct hr_proto *p, int regno)
+{
+	const struct reg *r = &s->r[regno];
+	int mkind = p->arg[regno - 2];
+
+	if (r->t != R_SCALAR || !r->exact || r->hi >= (1u << 29) ||
+	    (!r->lo && p->arg[regno - 1] == HR_ARG_SIZE)) {
+		set_unknown(w, pc,
+			    "a size argument this check does not bound "
+			    "exactly");
+		return -1;
+	}
+	if (is_null_arg(&s->r[regno - 1], mkind)) {
+		if (r->hi) {
+			set_unknown(w, pc, "a NULL buffer with a size");
+			return -1;
+		}
+		return 0;
+	}
+	if (!r->hi) {
+		set_unknown(w, pc, "a zero-sized buffer");
+		return -1;
+	}
+	return mem_arg(w, s, pc, regno - 1, (int64_t)r->hi,
+		       mkind == HR_ARG_MEM_W);
+}
+
+/* One argument of a helper of the table, as check_func_arg takes it;
+ * *map gets an ARG_CONST_MAP_PTR's map. */
+static int proto_arg(struct walk *w, struct state *s, uint32_t pc,
+		     const struct hr_proto *p, int regno,
+		     const struct hr_map **map)
+{
+	int kind = p->arg[regno - 1];
+	struct reg *r = &s->r[regno];
+
+	if (r->t == R_NONE)
+		return fault(w, s, pc, "R%d !read_ok", regno);
+	switch (kind) {
+	case HR_ARG_ANY:
+		/* Pointers may leak into helpers: the kernel's root. */
+		return 0;
+	case HR_ARG_CTX:
+		return proto_ctx(w, s, pc, regno);
+	case HR_ARG_MEM_RO:
+	case HR_ARG_MEM_RO_NULL:
+	case HR_ARG_MEM_W:
+		/* Checked with its size, the argument after it. */
+		if (r->t == R_SCALAR && !is_null_arg(r, kind) && !r->exact) {
+			set_unknown(w, pc, "a buffer argument maybe NULL");
+			return -1;
+		}
+		return 0;
+	case HR_ARG_SIZE:
+	case HR_ARG_SIZE0:
+		return proto_size(w, s, pc, p, regno);
+	case HR_ARG_MAP:
+		if (r->t == R_MAP_PTR) {
+			*map = r->map;
+			return 0;
+		}
+		if (r->t == R_SCALAR)
+			return fault(w, s, pc,
+				     "R%d type=scalar expected=map_ptr", regno);
+		break;
+	case HR_ARG_MAP_VALUE:
+	case HR_ARG_MAP_VALUE_W:
+		if (!*map)
+			break;
+		return mem_arg(w, s, pc, regno, (*map)->attr.value_size,
+			       kind == HR_ARG_MAP_VALUE_W);
+	case HR_ARG_FIXED4_W:
+		/* MEM_ALIGNED: a stack slot the u32 fits aligned. */
+		if (r->t != R_STACK || r->off % 4)
+			break;
+		return mem_arg(w, s, pc, regno, 4, true);
+	case HR_ARG_SOCK_COMMON:
+		if (r->t == R_SOCK)
+			return 0;
+		break;
+	}
+	set_unknown(w, pc, "argument R%d of %s this check does not follow",
+		    regno, helper_name(p->id));
+	return -1;
+}
+
+/* A helper of the table: its arguments in order, then the map's type and
+ * the license, then what it returns. */
+static int proto_call(struct walk *w, struct state *s, uint32_t pc,
+		      const struct hr_proto *p, struct reg *r0)
+{
+	const struct hr_map *map = NULL;
+	int regno;
+
+	for (regno = 1; regno <= 5 && p->arg[regno - 1]; regno++)
+		if (proto_arg(w, s, pc, p, regno, &map))
+			return -1;
+	if (p->map_types && (!map || map->attr.type >= 64 ||
+			     !(p->map_types & (1ull << map->attr.type)))) {
+		set_unknown(w, pc, "%s on this map type", helper_name(p->id));
+		return -1;
+	}
+	if (p->gpl_only &&
+	    hr_check_license_gpl(w->prog->obj ? w->prog->obj->path : NULL) !=
+		    1) {
+		set_unknown(w, pc, "%s: a GPL-only helper, and the license",
+			    helper_name(p->id));
+		return -1;
+	}
+	*r0 = p->ret == HR_RET_VOID ? (struct reg){ .t = R_NONE } :
+				      scalar(0, UINT64_MAX, true);
+	return 0;
+}
+
 /* A helper or kfunc call; 0 to go on, -1 when the path ends. */
 static int call(struct walk *w, struct state *s, uint32_t pc,
 		const struct hr_insn *in)
@@ -1286,10 +1420,18 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 				s->r[i] = (struct reg){ .t = R_NONE };
 		break;
 	}
-	default:
-		set_unknown(w, pc, "helper %s#%d is not modelled here",
-			    helper_name(id), id);
-		return -1;
+	default: {
+		const struct hr_proto *p = hr_proto_find(id);
+
+		if (!p) {
+			set_unknown(w, pc, "helper %s#%d is not modelled here",
+				    helper_name(id), id);
+			return -1;
+		}
+		if (proto_call(w, s, pc, p, &r0))
+			return -1;
+		break;
+	}
 	}
 	if (changes_pkt(id))
 		clear_pkt(s);
