@@ -54,14 +54,36 @@ enum rtype {
 	R_VAL_OR_NULL,
 	R_SOCK,
 	R_SOCK_OR_NULL,
+	R_RBUF, /* a ring buffer record (bpf_ringbuf_reserve) */
+	R_RBUF_OR_NULL,
 	R_OTHER, /* a pointer or value this model does not follow */
 };
 
 static const char *const rtype_name[] = {
-	"?",	    "scalar",	    "ctx",     "pkt",	    "pkt_end",
-	"pkt_meta", "fp",	    "map_ptr", "map_value", "map_value_or_null",
-	"sock",	    "sock_or_null", "?",
+	"?",	       "scalar",
+	"ctx",	       "pkt",
+	"pkt_end",     "pkt_meta",
+	"fp",	       "map_ptr",
+	"map_value",   "map_value_or_null",
+	"sock",	       "sock_or_null",
+	"ringbuf_mem", "ringbuf_mem_or_null",
+	"?",
 };
+
+/* The type a NULL test leaves on the not-NULL branch; R_NONE: not a
+ * maybe-NULL type. */
+static uint8_t nonnull_type(uint8_t t)
+{
+	switch (t) {
+	case R_VAL_OR_NULL:
+		return R_VAL;
+	case R_SOCK_OR_NULL:
+		return R_SOCK;
+	case R_RBUF_OR_NULL:
+		return R_RBUF;
+	}
+	return R_NONE;
+}
 
 struct reg {
 	uint8_t t;
@@ -347,6 +369,27 @@ static int check_val(struct walk *w, struct state *s, uint32_t pc, int regno,
 	return 0;
 }
 
+/* A ring buffer record's bytes: check_mem_region_access against the
+ * size reserved. Records moved by a variable amount are not followed. */
+static int check_rbuf(struct walk *w, struct state *s, uint32_t pc, int regno,
+		      const struct reg *b, int off, int size)
+{
+	int64_t a = (int64_t)b->off + off;
+
+	if (!b->exact || b->lo || b->hi) {
+		set_unknown(w, pc,
+			    "ring buffer record access at a variable "
+			    "offset");
+		return -1;
+	}
+	if (a < 0 || a + size > (int64_t)b->vsize)
+		return fault(w, s, pc,
+			     "invalid access to memory, mem_size=%u off=%lld "
+			     "size=%d",
+			     b->vsize, (long long)a, size);
+	return 0;
+}
+
 /* A load or store of @size at @b + @off; for a load, *out gets the value
  * read. @val: the register stored, or NULL for an immediate. */
 static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
@@ -433,10 +476,13 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 		if (b->rdonly)
 			out->exact = false;
 		return 0;
+	case R_RBUF:
+		return check_rbuf(w, s, pc, regno, b, off, size);
 	case R_SCALAR:
 	case R_PKT_END:
 	case R_VAL_OR_NULL:
 	case R_SOCK_OR_NULL:
+	case R_RBUF_OR_NULL:
 		if (b->t == R_VAL_OR_NULL && b->maybe_nonnull) {
 			set_unknown(w, pc,
 				    "array lookup used without a NULL "
@@ -506,8 +552,7 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 		}
 		p = is_ptr(d) ? *d : src;
 		n = is_ptr(d) ? src : *d;
-		if (p.t == R_VAL_OR_NULL || p.t == R_SOCK_OR_NULL ||
-		    p.t == R_PKT_END || p.t == R_SOCK) {
+		if (nonnull_type(p.t) || p.t == R_PKT_END || p.t == R_SOCK) {
 			if (p.t == R_VAL_OR_NULL && p.maybe_nonnull) {
 				set_unknown(w, pc,
 					    "arithmetic on an array "
@@ -519,9 +564,8 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 				w, s, pc,
 				"R%d pointer arithmetic on %s prohibited%s",
 				in->dst, rtype_name[p.t],
-				p.t == R_VAL_OR_NULL || p.t == R_SOCK_OR_NULL ?
-					", null-check it first" :
-					"");
+				nonnull_type(p.t) ? ", null-check it first" :
+						    "");
 		}
 		if (is_const(&n)) {
 			int64_t k = op == HR_SUB ? -(int64_t)n.lo :
@@ -885,6 +929,10 @@ static int mem_arg(struct walk *w, struct state *s, uint32_t pc, int regno,
 					.r = scalar(0, UINT64_MAX, false)
 				};
 		return 0;
+	case R_RBUF:
+		if (size <= 0 || size > (1 << 29))
+			break;
+		return check_rbuf(w, s, pc, regno, r, 0, (int)size);
 	case R_PKT:
 	case R_META:
 	case R_VAL:
@@ -1141,6 +1189,100 @@ static int proto_call(struct walk *w, struct state *s, uint32_t pc,
 	return 0;
 }
 
+/* Reference @id no longer held. */
+static void drop_ref(struct state *s, uint32_t id)
+{
+	int k;
+
+	for (k = 0; k < s->nrefs; k++)
+		if (s->refs[k] == id) {
+			s->refs[k] = s->refs[--s->nrefs];
+			s->ref_insn[k] = s->ref_insn[s->nrefs];
+			break;
+		}
+}
+
+/* Every register and spill holding reference @id, as release_reference
+ * leaves them: unknown numbers (mark_reg_invalid, to a privileged
+ * loader), and the reference gone. */
+static void release_ref(struct state *s, uint32_t id)
+{
+	int i;
+
+	drop_ref(s, id);
+	for (i = 0; i < HR_NREGS; i++)
+		if (is_ptr(&s->r[i]) && s->r[i].id == id)
+			s->r[i] = scalar(0, UINT64_MAX, true);
+	for (i = 0; i < MAX_STACK / 8; i++)
+		if (s->s[i].spill && is_ptr(&s->s[i].r) && s->s[i].r.id == id)
+			s->s[i].r = scalar(0, UINT64_MAX, true);
+}
+
+/* A new reference for R0 at @pc: check_helper_call numbers the maybe-NULL
+ * pointer first, then acquire_reference() the reference it holds, which
+ * both then carry. 0, or -1 when this model holds too many. */
+static int acquire_ref(struct walk *w, struct state *s, uint32_t pc,
+		       struct reg *r0)
+{
+	if (s->nrefs == MAX_REFS) {
+		set_unknown(w, pc, "too many references");
+		return -1;
+	}
+	++w->next_id;
+	r0->id = ++w->next_id;
+	s->refs[s->nrefs] = r0->id;
+	s->ref_insn[s->nrefs++] = pc;
+	return 0;
+}
+
+/* bpf_ringbuf_reserve(map, size, flags): a ring buffer map, a size the
+ * verifier knows as a constant (ARG_CONST_ALLOC_SIZE_OR_ZERO), and R0 a
+ * maybe-NULL record of that size holding a reference. */
+static int ringbuf_reserve(struct walk *w, struct state *s, uint32_t pc,
+			   struct reg *r0)
+{
+	const struct reg *m = &s->r[1], *n = &s->r[2];
+	int i;
+
+	for (i = 1; i <= 3; i++)
+		if (s->r[i].t == R_NONE)
+			return fault(w, s, pc, "R%d !read_ok", i);
+	if (m->t != R_MAP_PTR || m->map->attr.type != BPF_MAP_TYPE_RINGBUF ||
+	    !is_const(n) || n->lo > (1u << 29)) {
+		set_unknown(w, pc, "bpf_ringbuf_reserve arguments");
+		return -1;
+	}
+	*r0 = (struct reg){ .t = R_RBUF_OR_NULL,
+			    .exact = true,
+			    .vsize = (uint32_t)n->lo };
+	return acquire_ref(w, s, pc, r0);
+}
+
+/* bpf_ringbuf_submit/_discard(record, flags): the record itself, at its
+ * start (OBJ_RELEASE), released with every copy of it. */
+static int ringbuf_release(struct walk *w, struct state *s, uint32_t pc)
+{
+	const struct reg *r = &s->r[1];
+	int k;
+
+	if (r->t == R_NONE)
+		return fault(w, s, pc, "R1 !read_ok");
+	if (s->r[2].t == R_NONE)
+		return fault(w, s, pc, "R2 !read_ok");
+	if (r->t != R_RBUF || r->off || r->lo || r->hi) {
+		set_unknown(w, pc, "a ring buffer record argument");
+		return -1;
+	}
+	for (k = 0; k < s->nrefs && s->refs[k] != r->id; k++)
+		;
+	if (k == s->nrefs) {
+		set_unknown(w, pc, "a record whose reference is not held");
+		return -1;
+	}
+	release_ref(s, r->id);
+	return 0;
+}
+
 /* A helper or kfunc call; 0 to go on, -1 when the path ends. */
 static int call(struct walk *w, struct state *s, uint32_t pc,
 		const struct hr_insn *in)
@@ -1361,6 +1503,16 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 					      "bpf_preempt_disable");
 		r0 = (struct reg){ .t = R_NONE };
 		break;
+	case BPF_FUNC_ringbuf_reserve:
+		if (ringbuf_reserve(w, s, pc, &r0))
+			return -1;
+		break;
+	case BPF_FUNC_ringbuf_submit:
+	case BPF_FUNC_ringbuf_discard:
+		if (ringbuf_release(w, s, pc))
+			return -1;
+		r0 = (struct reg){ .t = R_NONE };
+		break;
 	case BPF_FUNC_redirect:
 		if (s->r[1].t != R_SCALAR || s->r[2].t != R_SCALAR) {
 			set_unknown(w, pc, "redirect arguments");
@@ -1378,19 +1530,9 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 		n = size_arg(w, s, pc, 3);
 		if (n < 0 || mem_arg(w, s, pc, 2, n ? n : 1, false))
 			return -1;
-		if (s->nrefs == MAX_REFS) {
-			set_unknown(w, pc, "too many references");
+		r0 = (struct reg){ .t = R_SOCK_OR_NULL, .exact = true };
+		if (acquire_ref(w, s, pc, &r0))
 			return -1;
-		}
-		/* check_helper_call() numbers the maybe-NULL pointer first,
-		 * then acquire_reference() the reference it holds, which
-		 * both then carry. */
-		++w->next_id;
-		r0 = (struct reg){ .t = R_SOCK_OR_NULL,
-				   .exact = true,
-				   .id = ++w->next_id };
-		s->refs[s->nrefs] = r0.id;
-		s->ref_insn[s->nrefs++] = pc;
 		break;
 	case BPF_FUNC_sk_release: {
 		struct reg *r = &s->r[1];
@@ -1413,11 +1555,7 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 				    "sk_release of a reference not held");
 			return -1;
 		}
-		s->refs[k] = s->refs[--s->nrefs];
-		s->ref_insn[k] = s->ref_insn[s->nrefs];
-		for (i = 0; i < HR_NREGS; i++)
-			if (s->r[i].t == R_SOCK && s->r[i].id == r->id)
-				s->r[i] = (struct reg){ .t = R_NONE };
+		release_ref(s, r->id);
 		break;
 	}
 	default: {
@@ -1455,53 +1593,44 @@ static int push(struct walk *w, const struct state *s)
 }
 
 /* The NULL test of a lookup or socket result: "r == 0" / "r != 0". */
+/* One register or spill after the NULL test of @id: 0 where it was NULL,
+ * its not-NULL type where it was not. */
+static void null_mark(struct reg *r, uint32_t id, bool isnull)
+{
+	if (!nonnull_type(r->t) || r->id != id)
+		return;
+	if (isnull)
+		*r = konst(0);
+	else
+		r->t = nonnull_type(r->t);
+}
+
 static int null_test(struct walk *w, struct state *fall, struct state *jump,
 		     const struct hr_insn *in, int op, int *known)
 {
 	struct reg *d = &fall->r[in->dst];
 	uint32_t id = d->id;
-	int i, k;
+	int i;
 	struct state *isnull, *notnull;
 
 	*known = -1;
-	if ((d->t != R_VAL_OR_NULL && d->t != R_SOCK_OR_NULL) ||
-	    HR_SRC(in->code) != HR_K || in->imm != 0 ||
+	if (!nonnull_type(d->t) || HR_SRC(in->code) != HR_K || in->imm != 0 ||
 	    (op != HR_JEQ && op != HR_JNE))
 		return 1;
 	isnull = op == HR_JEQ ? jump : fall;
 	notnull = op == HR_JEQ ? fall : jump;
 	for (i = 0; i < HR_NREGS; i++) {
-		if ((isnull->r[i].t == R_VAL_OR_NULL ||
-		     isnull->r[i].t == R_SOCK_OR_NULL) &&
-		    isnull->r[i].id == id)
-			isnull->r[i] = konst(0);
-		if (notnull->r[i].t == R_VAL_OR_NULL && notnull->r[i].id == id)
-			notnull->r[i].t = R_VAL;
-		if (notnull->r[i].t == R_SOCK_OR_NULL && notnull->r[i].id == id)
-			notnull->r[i].t = R_SOCK;
+		null_mark(&isnull->r[i], id, true);
+		null_mark(&notnull->r[i], id, false);
 	}
 	for (i = 0; i < MAX_STACK / 8; i++) {
-		struct reg *r = &isnull->s[i].r;
-
-		if (isnull->s[i].spill &&
-		    (r->t == R_VAL_OR_NULL || r->t == R_SOCK_OR_NULL) &&
-		    r->id == id)
-			*r = konst(0);
-		r = &notnull->s[i].r;
-		if (notnull->s[i].spill && r->id == id) {
-			if (r->t == R_VAL_OR_NULL)
-				r->t = R_VAL;
-			else if (r->t == R_SOCK_OR_NULL)
-				r->t = R_SOCK;
-		}
+		if (isnull->s[i].spill)
+			null_mark(&isnull->s[i].r, id, true);
+		if (notnull->s[i].spill)
+			null_mark(&notnull->s[i].r, id, false);
 	}
-	/* A NULL socket holds no reference. */
-	for (k = 0; k < isnull->nrefs; k++)
-		if (isnull->refs[k] == id) {
-			isnull->refs[k] = isnull->refs[--isnull->nrefs];
-			isnull->ref_insn[k] = isnull->ref_insn[isnull->nrefs];
-			break;
-		}
+	/* A NULL socket or record holds no reference. */
+	drop_ref(isnull, id);
 	return 0;
 }
 
@@ -1593,7 +1722,7 @@ static int cond(struct walk *w, struct state *s, struct state *jump,
 	/* Pointer against number or pointer: null tests done above. */
 	if (is_ptr(d) && src.t == R_SCALAR && is_const(&src) && !src.lo &&
 	    d->t != R_OTHER && (op == HR_JEQ || op == HR_JNE) &&
-	    d->t != R_VAL_OR_NULL && d->t != R_SOCK_OR_NULL) {
+	    !nonnull_type(d->t)) {
 		known = op == HR_JNE;
 		goto out;
 	}
