@@ -24,6 +24,7 @@
 #include <linux/bpf.h>
 
 #include "check/check.h"
+#include "check/fields.h"
 #include "check/protos.h"
 #include "helpers/helpers.h"
 #include "helpers/offer.h"
@@ -118,6 +119,11 @@ struct state {
 	 * nest) and active_preempt_locks (a depth: they do). */
 	bool rcu;
 	uint32_t preempt;
+	/* A bpf_spin_lock held (the kernel's active_locks: one at most for
+	 * these programs): the map value's id and map it is in. */
+	bool locked;
+	uint32_t lock_id;
+	const struct hr_map *lock_map;
 	uint32_t pc;
 	uint32_t depth; /* instructions on this path */
 	bool soft;
@@ -146,6 +152,10 @@ struct walk {
 	struct hr_check_result *res;
 	/* Per instruction: arrivals over a back edge on exact paths. */
 	uint32_t *visits;
+	/* Per map of the object (by index): its value's special fields,
+	 * read from BTF when first needed. */
+	struct hr_map_fields *fields;
+	bool *fields_read;
 	bool rejected, unknown;
 	char unknown_why[160];
 	uint32_t unknown_pc;
@@ -329,6 +339,37 @@ static int check_pkt(struct walk *w, struct state *s, uint32_t pc, int regno,
 	return 0;
 }
 
+/* The special fields of @m's value, read once a walk. */
+static const struct hr_map_fields *map_fields(struct walk *w,
+					      const struct hr_map *m)
+{
+	static const struct hr_map_fields unsure = { -1, true };
+	const struct hr_object *obj = w->prog->obj;
+	int i = m->index;
+
+	if (!obj || !w->fields || i < 0 || (unsigned int)i >= obj->nmaps ||
+	    obj->maps[i] != m)
+		return &unsure;
+	if (!w->fields_read[i]) {
+		hr_check_map_fields(obj->path, m->name, &w->fields[i]);
+		w->fields_read[i] = true;
+	}
+	return &w->fields[i];
+}
+
+/* Whether bytes [lo, hi) of a value of @m may touch a field the kernel
+ * forbids to loads and stores (check_map_access: "cannot be accessed
+ * directly"), or one this model does not place. */
+static bool touches_field(struct walk *w, const struct hr_map *m, int64_t lo,
+			  int64_t hi)
+{
+	const struct hr_map_fields *f = map_fields(w, m);
+
+	if (f->unsure)
+		return true;
+	return f->lock_off >= 0 && lo < f->lock_off + 4 && hi > f->lock_off;
+}
+
 static int check_val(struct walk *w, struct state *s, uint32_t pc, int regno,
 		     const struct reg *b, int off, int size, bool write)
 {
@@ -366,6 +407,13 @@ static int check_val(struct walk *w, struct state *s, uint32_t pc, int regno,
 			     "invalid access to map value, value_size=%u "
 			     "off=%lld size=%d",
 			     b->vsize, (long long)(a + (int64_t)b->hi), size);
+	if (b->map && touches_field(w, b->map, a + (int64_t)b->lo,
+				    a + (int64_t)b->hi + size)) {
+		set_unknown(w, pc,
+			    "a map value access near a special field "
+			    "(bpf_spin_lock, timer, kptr ...)");
+		return -1;
+	}
 	return 0;
 }
 
@@ -1283,6 +1331,72 @@ static int ringbuf_release(struct walk *w, struct state *s, uint32_t pc)
 	return 0;
 }
 
+/* bpf_spin_lock/_unlock's argument as process_spin_lock takes it: a map
+ * value at a constant offset that is its bpf_spin_lock. 0 when it is,
+ * -1 (unknown) when this model cannot place it. */
+static int lock_arg(struct walk *w, struct state *s, uint32_t pc)
+{
+	const struct reg *r = &s->r[1];
+	const struct hr_map_fields *f;
+
+	if (r->t == R_NONE)
+		return fault(w, s, pc, "R1 !read_ok");
+	if (r->t != R_VAL || !r->exact || r->lo || r->hi || !r->map) {
+		set_unknown(w, pc, "a bpf_spin_lock argument");
+		return -1;
+	}
+	f = map_fields(w, r->map);
+	if (f->unsure || f->lock_off < 0 || f->lock_off != r->off) {
+		set_unknown(w, pc, "a bpf_spin_lock argument");
+		return -1;
+	}
+	return 0;
+}
+
+/* bpf_spin_lock and bpf_spin_unlock: one lock taken at a time (a second
+ * call is refused before, as any call while it is held), and an unlock
+ * with none held refused. Both return void. */
+static int spin_lock_call(struct walk *w, struct state *s, uint32_t pc,
+			  bool lock)
+{
+	const struct reg *r = &s->r[1];
+
+	if (lock_arg(w, s, pc))
+		return -1;
+	if (lock) {
+		s->locked = true;
+		s->lock_id = r->id;
+		s->lock_map = r->map;
+		return 0;
+	}
+	if (!s->locked)
+		return fault(w, s, pc, "bpf_spin_unlock without taking a lock");
+	if (s->lock_id != r->id || s->lock_map != r->map) {
+		set_unknown(w, pc, "bpf_spin_unlock of another lock");
+		return -1;
+	}
+	s->locked = false;
+	return 0;
+}
+
+/* do_check refuses every call but bpf_spin_unlock while a lock is held,
+ * before it looks at the call itself; kfuncs the kernel lets through
+ * there (the graph API) and bpf-to-bpf calls are not followed. */
+static int call_while_locked(struct walk *w, struct state *s, uint32_t pc,
+			     const struct hr_insn *in)
+{
+	if (!s->locked)
+		return 0;
+	if (in->src == 0 && in->imm == BPF_FUNC_spin_unlock)
+		return 0;
+	if (in->src != 0 || in->imm == BPF_FUNC_kptr_xchg) {
+		set_unknown(w, pc, "a call while a bpf_spin_lock is held");
+		return -1;
+	}
+	return fault(w, s, pc,
+		     "function calls are not allowed while holding a lock");
+}
+
 /* A helper or kfunc call; 0 to go on, -1 when the path ends. */
 static int call(struct walk *w, struct state *s, uint32_t pc,
 		const struct hr_insn *in)
@@ -1291,6 +1405,8 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 	int id = in->imm, i;
 	int64_t n;
 
+	if (call_while_locked(w, s, pc, in))
+		return -1;
 	if (in->src == HR_CALL_KFUNC) {
 		hr_helper_fn fn = w->prog->calls ? w->prog->calls[pc] : NULL;
 		const struct hr_kfunc *k =
@@ -1501,6 +1617,12 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 				     "region",
 				     s->rcu ? "bpf_rcu_read_lock" :
 					      "bpf_preempt_disable");
+		r0 = (struct reg){ .t = R_NONE };
+		break;
+	case BPF_FUNC_spin_lock:
+	case BPF_FUNC_spin_unlock:
+		if (spin_lock_call(w, s, pc, id == BPF_FUNC_spin_lock))
+			return -1;
 		r0 = (struct reg){ .t = R_NONE };
 		break;
 	case BPF_FUNC_ringbuf_reserve:
@@ -1772,6 +1894,8 @@ static uint64_t state_hash(const struct state *s)
 		h = mix(h, s->refs[i]);
 	/* refsafe(): states with other section depths are not equal. */
 	h = mix(h, (uint64_t)s->rcu | (uint64_t)s->preempt << 32);
+	h = mix(h, s->locked | (uint64_t)s->lock_id << 32);
+	h = mix(h, (uint64_t)(uintptr_t)s->lock_map);
 	return mix(h, (uint64_t)s->nrefs);
 }
 
@@ -1989,8 +2113,16 @@ static int walk_path(struct walk *w, struct state *s)
 				break;
 			}
 			if (op == HR_EXIT && cls == HR_JMP) {
-				/* check_resource_leak (references, then
-				 * open sections) before check_return_code. */
+				/* check_resource_leak (a lock held,
+				 * references, then open sections) before
+				 * check_return_code. */
+				if (s->locked) {
+					fault(w, s, pc,
+					      "BPF_EXIT instruction in main "
+					      "prog cannot be used inside "
+					      "bpf_spin_lock-ed region");
+					goto end;
+				}
 				if (s->nrefs) {
 					fault(w, s, pc,
 					      "Unreleased reference id=%u "
@@ -2117,8 +2249,16 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	}
 	w.pend = malloc(MAX_PENDING * sizeof(*w.pend));
 	w.visits = calloc(prog->cnt + 1, sizeof(*w.visits));
+	if (prog->obj && prog->obj->nmaps) {
+		w.fields = calloc(prog->obj->nmaps, sizeof(*w.fields));
+		w.fields_read =
+			calloc(prog->obj->nmaps, sizeof(*w.fields_read));
+	}
 	s = calloc(1, sizeof(*s));
-	if (!w.pend || !s || !w.visits) {
+	if (!w.pend || !s || !w.visits ||
+	    (prog->obj && prog->obj->nmaps && (!w.fields || !w.fields_read))) {
+		free(w.fields);
+		free(w.fields_read);
 		free(w.visits);
 		free(w.pend);
 		free(s);
@@ -2153,6 +2293,8 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	} else if (!w.rejected) {
 		res->verdict = HR_CHECK_ACCEPT;
 	}
+	free(w.fields);
+	free(w.fields_read);
 	free(w.visits);
 	free(w.pend);
 	free(s);
