@@ -1,17 +1,6 @@
 /* A helper called while a bpf_spin_lock is held. */
 #include "v.h"
-
-struct val {
-	__u64 n;
-	struct bpf_spin_lock lock;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct val);
-} vals SEC(".maps");
+#include "lock.h"
 
 SEC("tc") int bad_lock_call(struct __sk_buff *skb)
 {

@@ -1,17 +1,6 @@
 /* bpf_spin_unlock on a path where the lock was not taken. */
 #include "v.h"
-
-struct val {
-	__u64 n;
-	struct bpf_spin_lock lock;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct val);
-} vals SEC(".maps");
+#include "lock.h"
 
 SEC("xdp") int bad_lock_unheld(struct xdp_md *ctx)
 {
