@@ -549,6 +549,58 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 
 /* --- ALU ------------------------------------------------------------ */
 
+/* The kernel's names of ALU operations (bpf_alu_string), by op >> 4. */
+static const char *const alu_op_str[16] = {
+	"+=",  "-=", "*=", "/=", "|=",	 "&=",	   "<<=", ">>=",
+	"neg", "%=", "^=", "=",	 "s>>=", "endian", "?",	  "?",
+};
+
+/* Whether @p's type forbids all arithmetic (adjust_ptr_min_max_vals). */
+static bool ptr_no_math(const struct reg *p)
+{
+	return p->t == R_PKT_END || p->t == R_SOCK;
+}
+
+/* The pointer ALU operations adjust_reg_min_max_vals and
+ * adjust_ptr_min_max_vals refuse, in their order: two pointers (but
+ * their difference), 32-bit, a maybe-NULL or untouchable pointer, then
+ * any operation but add and subtract. Pointers this model does not type
+ * leave it "cannot tell". 1 when refused (the path ends). */
+static int ptr_alu_refused(struct walk *w, struct state *s, uint32_t pc,
+			   const struct hr_insn *in, const struct reg *src,
+			   bool is64)
+{
+	const struct reg *d = &s->r[in->dst];
+	const struct reg *p = is_ptr(d) ? d : src;
+	int op = HR_OP(in->code);
+	const char *os = alu_op_str[(op >> 4) & 15];
+
+	if (p->t == R_OTHER || p->t == R_MAP_PTR ||
+	    (is_ptr(d) && is_ptr(src) &&
+	     (d->t == R_OTHER || src->t == R_OTHER)))
+		return 0;
+	if (is_ptr(d) && is_ptr(src))
+		fault(w, s, pc, "R%d pointer %s pointer prohibited", in->dst,
+		      os);
+	else if (!is64 && op == HR_SUB)
+		return 0; /* a privileged 32-bit subtract: a number */
+	else if (!is64)
+		fault(w, s, pc, "R%d 32-bit pointer arithmetic prohibited",
+		      in->dst);
+	else if (nonnull_type(p->t) || ptr_no_math(p))
+		return 0; /* the caller words these */
+	else if (op == HR_AND || op == HR_OR || op == HR_XOR)
+		fault(w, s, pc, "R%d bitwise operator %s on pointer prohibited",
+		      in->dst, os);
+	else if (op != HR_ADD && op != HR_SUB)
+		fault(w, s, pc,
+		      "R%d pointer arithmetic with %s operator prohibited",
+		      in->dst, os);
+	else
+		return 0;
+	return 1;
+}
+
 static int alu(struct walk *w, struct state *s, uint32_t pc,
 	       const struct hr_insn *in)
 {
@@ -593,6 +645,9 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 			*d = scalar(0, UINT64_MAX, d->t == src.t);
 			return 0;
 		}
+		if (op != HR_NEG && op != HR_END &&
+		    ptr_alu_refused(w, s, pc, in, &src, is64))
+			return -1;
 		if (!is64 || (op != HR_ADD && op != HR_SUB) ||
 		    (op == HR_SUB && is_ptr(&src))) {
 			*d = (struct reg){ .t = R_OTHER };
