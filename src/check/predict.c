@@ -134,6 +134,13 @@ struct state {
 	unsigned int nlh;
 };
 
+/* A state met at a prune point, kept to prune the same one met again. */
+struct seen {
+	struct seen *next;
+	uint64_t hash;
+	struct state st;
+};
+
 struct walk {
 	const struct hr_prog *prog;
 	const struct hr_insn *in;
@@ -156,6 +163,12 @@ struct walk {
 	 * read from BTF when first needed. */
 	struct hr_map_fields *fields;
 	bool *fields_read;
+	/* Pruning: the states met at each prune point (jump targets and
+	 * the instructions after calls), chained by hash bucket. */
+	bool *prune_pt;
+	struct seen **seen;
+	unsigned int nseen;
+	bool pruned;
 	bool rejected, unknown;
 	char unknown_why[160];
 	uint32_t unknown_pc;
@@ -1983,6 +1996,164 @@ static int loop_head(struct walk *w, struct state *s, uint32_t from)
 	return 0;
 }
 
+/* --- pruning ----------------------------------------------------------- */
+
+#define SEEN_BUCKETS 4096
+#define SEEN_MAX 16384
+/* Past this much work a pruned walk no longer claims the kernel stays
+ * within its instruction budget (its pruning differs from this one). */
+#define PRUNED_WORK_MAX (INSN_LIMIT / 4)
+
+/* Ids renamed in order of first appearance, so that two states that
+ * differ only in how their ids were numbered compare equal. */
+struct id_map {
+	uint32_t from[2 * (HR_NREGS + MAX_STACK / 8 + MAX_REFS) + 2];
+	unsigned int n;
+};
+
+static uint32_t canon_id(struct id_map *m, uint32_t id)
+{
+	unsigned int i;
+
+	if (!id)
+		return 0;
+	for (i = 0; i < m->n; i++)
+		if (m->from[i] == id)
+			return i + 1;
+	if (m->n < sizeof(m->from) / sizeof(m->from[0]))
+		m->from[m->n++] = id;
+	return m->n;
+}
+
+static bool reg_same(const struct reg *a, const struct reg *b,
+		     struct id_map *ma, struct id_map *mb)
+{
+	return a->t == b->t && a->exact == b->exact &&
+	       a->maybe_nonnull == b->maybe_nonnull && a->lossy == b->lossy &&
+	       a->off == b->off && a->range == b->range && a->lo == b->lo &&
+	       a->hi == b->hi && a->map == b->map && a->vsize == b->vsize &&
+	       a->rdonly == b->rdonly &&
+	       canon_id(ma, a->id) == canon_id(mb, b->id);
+}
+
+/* Whether @a and @b lead to the same walk from here: every register,
+ * spill, reference, section, lock and loop-head record the same, ids up
+ * to renaming; only the path length may differ. */
+static bool state_same(const struct state *a, const struct state *b)
+{
+	struct id_map ma = { .n = 0 }, mb = { .n = 0 };
+	int i;
+
+	if (a->pc != b->pc || a->soft != b->soft || a->nrefs != b->nrefs ||
+	    a->rcu != b->rcu || a->preempt != b->preempt ||
+	    a->locked != b->locked || a->lock_map != b->lock_map ||
+	    a->nlh != b->nlh || memcmp(a->lh_pc, b->lh_pc, sizeof(a->lh_pc)) ||
+	    memcmp(a->lh_hash, b->lh_hash, sizeof(a->lh_hash)))
+		return false;
+	for (i = 0; i < HR_NREGS; i++)
+		if (!reg_same(&a->r[i], &b->r[i], &ma, &mb))
+			return false;
+	for (i = 0; i < MAX_STACK / 8; i++)
+		if (a->s[i].spill != b->s[i].spill ||
+		    !reg_same(&a->s[i].r, &b->s[i].r, &ma, &mb))
+			return false;
+	for (i = 0; i < a->nrefs; i++)
+		if (a->ref_insn[i] != b->ref_insn[i] ||
+		    canon_id(&ma, a->refs[i]) != canon_id(&mb, b->refs[i]))
+			return false;
+	return canon_id(&ma, a->lock_id) == canon_id(&mb, b->lock_id);
+}
+
+/* A hash of what state_same compares but the ids. */
+static uint64_t prune_hash(const struct state *s)
+{
+	uint64_t h = mix(0x84222325cbf29ce4ull, s->pc);
+	int i;
+
+	for (i = 0; i < HR_NREGS; i++)
+		h = mix(mix(mix(h, s->r[i].t | (uint64_t)s->r[i].off << 8),
+			    s->r[i].lo),
+			s->r[i].hi);
+	for (i = 0; i < MAX_STACK / 8; i++)
+		if (s->s[i].spill || s->s[i].r.t)
+			h = mix(mix(mix(h, (uint64_t)i << 32 | s->s[i].r.t),
+				    s->s[i].r.lo),
+				s->s[i].r.hi);
+	return mix(h, (uint64_t)s->nrefs | (uint64_t)s->nlh << 8 |
+			      (uint64_t)s->soft << 40 |
+			      (uint64_t)s->locked << 41);
+}
+
+/* 1 when an equal state was met here before (this path adds nothing),
+ * else records this one and returns 0. */
+static int prune(struct walk *w, const struct state *s)
+{
+	uint64_t h = prune_hash(s);
+	struct seen **b = &w->seen[h % SEEN_BUCKETS], *e;
+
+	for (e = *b; e; e = e->next)
+		if (e->hash == h && state_same(&e->st, s)) {
+			w->pruned = true;
+			return 1;
+		}
+	if (w->nseen >= SEEN_MAX)
+		return 0;
+	e = malloc(sizeof(*e));
+	if (!e)
+		return 0;
+	e->hash = h;
+	e->st = *s;
+	e->next = *b;
+	*b = e;
+	w->nseen++;
+	return 0;
+}
+
+/* The prune points: jump targets and the instruction after each jump or
+ * call, as the kernel marks them (mark_prune_point). */
+static void mark_prune_points(struct walk *w)
+{
+	uint32_t pc;
+
+	for (pc = 0; pc < w->cnt; pc++) {
+		const struct hr_insn *in = &w->in[pc];
+		int cls = HR_CLASS(in->code), op = HR_OP(in->code);
+		int64_t t;
+
+		if (hr_insn_is_lddw(in)) {
+			pc++;
+			continue;
+		}
+		if (cls != HR_JMP && cls != HR_JMP32)
+			continue;
+		if (op == HR_EXIT)
+			continue;
+		if (pc + 1 < w->cnt)
+			w->prune_pt[pc + 1] = true;
+		if (op == HR_CALL)
+			continue;
+		t = (int64_t)pc + 1 +
+		    (op == HR_JA && cls == HR_JMP32 ? in->imm : in->off);
+		if (t >= 0 && t < w->cnt)
+			w->prune_pt[t] = true;
+	}
+}
+
+static void free_seen(struct walk *w)
+{
+	unsigned int i;
+
+	for (i = 0; w->seen && i < SEEN_BUCKETS; i++)
+		while (w->seen[i]) {
+			struct seen *e = w->seen[i];
+
+			w->seen[i] = e->next;
+			free(e);
+		}
+	free(w->seen);
+	free(w->prune_pt);
+}
+
 static int walk_path(struct walk *w, struct state *s)
 {
 	int ret = 0;
@@ -2006,6 +2177,8 @@ static int walk_path(struct walk *w, struct state *s)
 			ret = -1;
 			break;
 		}
+		if (w->seen && w->prune_pt[pc] && prune(w, s))
+			break;
 		if (++s->depth > INSN_LIMIT) {
 			fault(w, s, w->last_pc,
 			      "BPF program is too large. Processed "
@@ -2304,6 +2477,15 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	}
 	w.pend = malloc(MAX_PENDING * sizeof(*w.pend));
 	w.visits = calloc(prog->cnt + 1, sizeof(*w.visits));
+	w.prune_pt = calloc(prog->cnt + 1, sizeof(*w.prune_pt));
+	w.seen = calloc(SEEN_BUCKETS, sizeof(*w.seen));
+	if (!w.prune_pt || !w.seen) {
+		free_seen(&w);
+		w.seen = NULL;
+		w.prune_pt = NULL;
+	} else {
+		mark_prune_points(&w);
+	}
 	if (prog->obj && prog->obj->nmaps) {
 		w.fields = calloc(prog->obj->nmaps, sizeof(*w.fields));
 		w.fields_read =
@@ -2312,6 +2494,7 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	s = calloc(1, sizeof(*s));
 	if (!w.pend || !s || !w.visits ||
 	    (prog->obj && prog->obj->nmaps && (!w.fields || !w.fields_read))) {
+		free_seen(&w);
 		free(w.fields);
 		free(w.fields_read);
 		free(w.visits);
@@ -2339,6 +2522,11 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 		if (walk_path(&w, s))
 			break;
 	}
+	if (!w.rejected && !w.unknown && w.pruned && w.work > PRUNED_WORK_MAX)
+		set_unknown(&w, w.last_pc,
+			    "a walk this long may exceed the kernel's "
+			    "instruction budget (its pruning differs)");
+	free_seen(&w);
 	if (!w.rejected && w.unknown) {
 		res->verdict = HR_CHECK_UNKNOWN;
 		snprintf(res->reason, sizeof(res->reason),
