@@ -7,6 +7,7 @@
  * or a special struct nested deeper makes the answer "unsure", so the
  * verdict stays unknown where it would matter.
  */
+#include <errno.h>
 #include <string.h>
 
 #include <bpf/btf.h>
@@ -101,6 +102,7 @@ void hr_check_map_fields(const char *path, const char *map_name,
 	struct btf *btf = NULL;
 	__u32 key_id = 0, value_id = 0;
 	const struct btf_type *t;
+	int ret;
 
 	f->lock_off = -1;
 	f->unsure = false;
@@ -108,8 +110,12 @@ void hr_check_map_fields(const char *path, const char *map_name,
 		/* No BTF: the kernel finds no fields either. */
 		return;
 	}
-	if (hr_btf_value_map_types(btf, map_name, &key_id, &value_id)) {
-		f->unsure = true;
+	ret = hr_btf_value_map_types(btf, map_name, &key_id, &value_id);
+	if (ret) {
+		/* Not in the BTF (a global data section with no named
+		 * variable): libbpf gives the kernel no value type, so no
+		 * fields either. */
+		f->unsure = ret != -ENOENT;
 		goto out;
 	}
 	if (!value_id)

@@ -1310,10 +1310,15 @@ static void drop_ref(struct state *s, uint32_t id)
 {
 	int k;
 
+	/* The rest keep their order (release_reference_state moves them
+	 * down): a leak names the oldest reference still held. */
 	for (k = 0; k < s->nrefs; k++)
 		if (s->refs[k] == id) {
-			s->refs[k] = s->refs[--s->nrefs];
-			s->ref_insn[k] = s->ref_insn[s->nrefs];
+			s->nrefs--;
+			memmove(&s->refs[k], &s->refs[k + 1],
+				(s->nrefs - k) * sizeof(s->refs[0]));
+			memmove(&s->ref_insn[k], &s->ref_insn[k + 1],
+				(s->nrefs - k) * sizeof(s->ref_insn[0]));
 			break;
 		}
 }
