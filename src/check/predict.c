@@ -1214,6 +1214,13 @@ static int proto_size(struct walk *w, struct state *s, uint32_t pc,
 		set_unknown(w, pc, "a zero-sized buffer");
 		return -1;
 	}
+	/* Whether the kernel counts a written buffer as a write depends on
+	 * the proto's MEM_WRITE flag; into a read-only map, cannot tell. */
+	if (mkind == HR_ARG_MEM_W && s->r[regno - 1].t == R_VAL &&
+	    s->r[regno - 1].rdonly) {
+		set_unknown(w, pc, "a helper writing into a read-only map");
+		return -1;
+	}
 	return mem_arg(w, s, pc, regno - 1, (int64_t)r->hi,
 		       mkind == HR_ARG_MEM_W);
 }
