@@ -1225,6 +1225,27 @@ static int proto_size(struct walk *w, struct state *s, uint32_t pc,
 		       mkind == HR_ARG_MEM_W);
 }
 
+/* An ARG_PTR_TO_CONST_STR the kernel takes (check_reg_const_str): a
+ * constant place in a read-only, frozen map (libbpf freezes .rodata) with
+ * a NUL before the value's end, read from the contents it will load. */
+static bool const_str_ok(const struct reg *r)
+{
+	const struct hr_map *m = r->map;
+	struct hr_region rg[2];
+	unsigned int nr;
+
+	if (r->t != R_VAL || !r->exact || r->lo || r->hi || !m || !r->rdonly ||
+	    !strstr(m->name, ".rodata") || r->off < 0 ||
+	    (uint32_t)r->off >= r->vsize || !m->ops || !m->ops->regions ||
+	    m->attr.type != BPF_MAP_TYPE_ARRAY || m->attr.max_entries != 1)
+		return false;
+	nr = m->ops->regions((struct hr_map *)m, rg, 2);
+	if (nr < 1 || rg[0].end - rg[0].start < r->vsize)
+		return false;
+	return memchr((const void *)(rg[0].start + (uint32_t)r->off), 0,
+		      r->vsize - (uint32_t)r->off) != NULL;
+}
+
 /* One argument of a helper of the table, as check_func_arg takes it;
  * *map gets an ARG_CONST_MAP_PTR's map. */
 static int proto_arg(struct walk *w, struct state *s, uint32_t pc,
@@ -1276,6 +1297,10 @@ static int proto_arg(struct walk *w, struct state *s, uint32_t pc,
 		return mem_arg(w, s, pc, regno, 4, true);
 	case HR_ARG_SOCK_COMMON:
 		if (r->t == R_SOCK)
+			return 0;
+		break;
+	case HR_ARG_CONST_STR:
+		if (const_str_ok(r))
 			return 0;
 		break;
 	}

@@ -25,6 +25,7 @@ enum hr_arg_kind {
 	HR_ARG_MAP_VALUE_W, /* the same, MEM_UNINIT: written */
 	HR_ARG_FIXED4_W, /* ARG_PTR_TO_FIXED_SIZE_MEM, a u32, aligned */
 	HR_ARG_SOCK_COMMON, /* ARG_PTR_TO_BTF_ID_SOCK_COMMON */
+	HR_ARG_CONST_STR, /* ARG_PTR_TO_CONST_STR: in a frozen .rodata */
 };
 
 enum hr_ret_kind {
