@@ -2468,6 +2468,90 @@ end:
 	return ret;
 }
 
+/* The instructions a jump, call or fall-through can reach from @pc, for
+ * check_cfg's walk: 0, 1 or 2 of them into @to. */
+static int cfg_succ(const struct walk *w, uint32_t pc, int64_t to[2])
+{
+	const struct hr_insn *in = &w->in[pc];
+	int cls = HR_CLASS(in->code), op = HR_OP(in->code), n = 0;
+
+	if (hr_insn_is_lddw(in)) {
+		to[n++] = pc + 2;
+		if (in->src == HR_PSEUDO_FUNC)
+			to[n++] = (int64_t)pc + 1 + in->imm;
+		return n;
+	}
+	if (cls != HR_JMP && cls != HR_JMP32) {
+		to[n++] = pc + 1;
+		return n;
+	}
+	if (op == HR_EXIT)
+		return 0;
+	if (op == HR_CALL) {
+		to[n++] = pc + 1;
+		if (in->src == HR_CALL_LOCAL)
+			to[n++] = (int64_t)pc + 1 + in->imm;
+		return n;
+	}
+	if (op == HR_JA) {
+		to[n++] =
+			(int64_t)pc + 1 + (cls == HR_JMP32 ? in->imm : in->off);
+		return n;
+	}
+	to[n++] = pc + 1;
+	to[n++] = (int64_t)pc + 1 + in->off;
+	return n;
+}
+
+/* check_cfg's refusal of an instruction no path reaches, before any path
+ * is walked. Only the main function's own instructions are judged: the
+ * subprograms this loader links after it may differ from libbpf's. */
+static void check_cfg(struct walk *w, struct state *s)
+{
+	uint32_t *stack, n = 0, pc, end = w->cnt;
+	uint8_t *seen;
+	int64_t to[2];
+	int i, k;
+
+	for (pc = 0; pc < w->cnt; pc++) {
+		k = cfg_succ(w, pc, to);
+		if (hr_insn_is_lddw(&w->in[pc]) ||
+		    HR_OP(w->in[pc].code) == HR_CALL)
+			for (i = 1; i < k; i++)
+				if (to[i] > 0 && to[i] < end)
+					end = (uint32_t)to[i];
+		if (hr_insn_is_lddw(&w->in[pc]))
+			pc++;
+	}
+	seen = calloc(w->cnt, 1);
+	stack = malloc(w->cnt * sizeof(*stack));
+	if (!seen || !stack)
+		goto out;
+	seen[0] = 1;
+	stack[n++] = 0;
+	while (n) {
+		pc = stack[--n];
+		k = cfg_succ(w, pc, to);
+		for (i = 0; i < k; i++) {
+			if (to[i] < 0 || to[i] >= w->cnt || seen[to[i]])
+				continue;
+			seen[to[i]] = 1;
+			stack[n++] = (uint32_t)to[i];
+		}
+	}
+	for (pc = 0; pc < end; pc++) {
+		if (!seen[pc]) {
+			fault(w, s, pc, "unreachable insn %u", pc);
+			break;
+		}
+		if (hr_insn_is_lddw(&w->in[pc]))
+			pc++;
+	}
+out:
+	free(seen);
+	free(stack);
+}
+
 bool hr_check_calls_hints(const struct hr_prog *prog)
 {
 	uint32_t i;
@@ -2553,6 +2637,8 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 				break;
 			}
 	}
+	if (!w.rejected)
+		check_cfg(&w, s);
 	w.pend[w.npend++] = *s;
 	while (w.npend && !w.rejected) {
 		*s = w.pend[--w.npend];
