@@ -520,6 +520,10 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 			*out = sl->r;
 			return 0;
 		}
+		/* check_stack_read_fixed_off: a spilled pointer is read
+		 * back whole or not at all. */
+		if (sl->spill && sl->r.t != R_SCALAR && sl->r.t != R_OTHER)
+			return fault(w, s, pc, "invalid size of register fill");
 		if (sl->spill && sl->r.t != R_SCALAR) {
 			set_unknown(w, pc, "part of a spilled pointer read");
 			return -1;
@@ -578,7 +582,8 @@ static bool ptr_no_math(const struct reg *p)
  * adjust_ptr_min_max_vals refuse, in their order: two pointers (but
  * their difference), 32-bit, a maybe-NULL or untouchable pointer, then
  * any operation but add and subtract. Pointers this model does not type
- * leave it "cannot tell". 1 when refused (the path ends). */
+ * leave it "cannot tell". A number minus a pointer is refused too. 1 when
+ * refused (the path ends). */
 static int ptr_alu_refused(struct walk *w, struct state *s, uint32_t pc,
 			   const struct hr_insn *in, const struct reg *src,
 			   bool is64)
@@ -602,6 +607,9 @@ static int ptr_alu_refused(struct walk *w, struct state *s, uint32_t pc,
 		      in->dst);
 	else if (nonnull_type(p->t) || ptr_no_math(p))
 		return 0; /* the caller words these */
+	else if (op == HR_SUB && !is_ptr(d))
+		fault(w, s, pc, "R%d tried to subtract pointer from scalar",
+		      in->dst);
 	else if (op == HR_AND || op == HR_OR || op == HR_XOR)
 		fault(w, s, pc, "R%d bitwise operator %s on pointer prohibited",
 		      in->dst, os);
@@ -2191,6 +2199,24 @@ static void free_seen(struct walk *w)
 	free(w->prune_pt);
 }
 
+/* The read-modify-write atomics check_atomic_rmw takes, on 4 or 8 bytes,
+ * with their operands set; the load-acquire/store-release forms and
+ * anything odd are not followed. */
+static bool atomic_followed(const struct state *s, const struct hr_insn *in,
+			    int size)
+{
+	int op = in->imm & ~BPF_FETCH;
+
+	if (HR_CLASS(in->code) != HR_STX || (size != 4 && size != 8) ||
+	    s->r[in->src].t == R_NONE)
+		return false;
+	if (in->imm == BPF_XCHG)
+		return true;
+	if (in->imm == BPF_CMPXCHG)
+		return s->r[0].t != R_NONE;
+	return op == BPF_ADD || op == BPF_OR || op == BPF_AND || op == BPF_XOR;
+}
+
 static int walk_path(struct walk *w, struct state *s)
 {
 	int ret = 0;
@@ -2311,6 +2337,7 @@ static int walk_path(struct walk *w, struct state *s)
 
 			if (HR_MODE(in->code) != HR_MEM) {
 				if (HR_MODE(in->code) == HR_ATOMIC &&
+				    atomic_followed(s, in, size) &&
 				    (s->r[breg].t == R_STACK ||
 				     s->r[breg].t == R_VAL)) {
 					if (mem_access(w, s, pc, breg, in->off,
