@@ -169,6 +169,7 @@ struct walk {
 	struct seen **seen;
 	unsigned int nseen;
 	bool pruned;
+	int gpl; /* the license is GPL compatible: -1 not read yet */
 	bool rejected, unknown;
 	char unknown_why[160];
 	uint32_t unknown_pc;
@@ -1170,6 +1171,16 @@ static int section_kfunc(struct walk *w, struct state *s, uint32_t pc,
 	return 0;
 }
 
+/* Whether the object's license is GPL compatible to the kernel, read once
+ * a walk; false when it cannot be read. */
+static bool license_gpl(struct walk *w)
+{
+	if (w->gpl < 0)
+		w->gpl = hr_check_license_gpl(
+				 w->prog->obj ? w->prog->obj->path : NULL) == 1;
+	return w->gpl == 1;
+}
+
 /* An ARG_PTR_TO_CTX argument: the context itself, unmoved. */
 static int proto_ctx(struct walk *w, struct state *s, uint32_t pc, int regno)
 {
@@ -1333,9 +1344,7 @@ static int proto_call(struct walk *w, struct state *s, uint32_t pc,
 		set_unknown(w, pc, "%s on this map type", helper_name(p->id));
 		return -1;
 	}
-	if (p->gpl_only &&
-	    hr_check_license_gpl(w->prog->obj ? w->prog->obj->path : NULL) !=
-		    1) {
+	if (p->gpl_only && !license_gpl(w)) {
 		set_unknown(w, pc, "%s: a GPL-only helper, and the license",
 			    helper_name(p->id));
 		return -1;
@@ -1525,6 +1534,11 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 		const struct hr_kfunc *k =
 			w->prog->kfuncs ? w->prog->kfuncs[pc] : NULL;
 
+		/* add_kfunc_call refuses every kfunc to other licenses. */
+		if (!license_gpl(w)) {
+			set_unknown(w, pc, "a kfunc, and the license");
+			return -1;
+		}
 		if (k) {
 			int ret = section_kfunc(w, s, pc, k);
 
@@ -2606,6 +2620,7 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	w.cnt = prog->cnt;
 	w.res = res;
 	w.dev_bound = dev_bound;
+	w.gpl = -1;
 	w.xdp = prog->type->kernel_type == HR_KPROG_XDP;
 	w.tc = prog->type->kernel_type == HR_KPROG_SCHED_CLS;
 	if (w.xdp) {
@@ -2652,8 +2667,10 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	}
 	s->r[1] = (struct reg){ .t = R_CTX, .exact = true };
 	s->r[10] = (struct reg){ .t = R_STACK, .exact = true };
-	/* A hint kfunc anywhere is refused before any path is walked. */
-	if (!dev_bound && w.xdp && hr_check_calls_hints(prog)) {
+	/* A hint kfunc anywhere is refused before any path is walked (after
+	 * the license, which the walk's first kfunc call looks at). */
+	if (!dev_bound && w.xdp && hr_check_calls_hints(prog) &&
+	    license_gpl(&w)) {
 		for (uint32_t i = 0; i < prog->cnt; i++)
 			if (prog->insns[i].src == HR_CALL_KFUNC &&
 			    prog->insns[i].code == (HR_JMP | HR_CALL) &&
