@@ -1105,6 +1105,19 @@ static int arg_map(struct walk *w, struct state *s, uint32_t pc, int id)
 	return 0;
 }
 
+/* check_mem_size_reg's refusal of an ARG_CONST_SIZE that may be 0, for an
+ * exact size argument @regno; 0 when it may not. */
+static int zero_size(struct walk *w, struct state *s, uint32_t pc, int regno)
+{
+	const struct reg *r = &s->r[regno];
+
+	if (r->lo)
+		return 0;
+	return fault(w, s, pc, "R%d invalid zero-sized read: u64=[%llu,%llu]",
+		     regno, (unsigned long long)r->lo,
+		     (unsigned long long)r->hi);
+}
+
 /* The size argument @regno (ARG_CONST_SIZE): its largest value, or -1. */
 static int64_t size_arg(struct walk *w, struct state *s, uint32_t pc, int regno)
 {
@@ -1120,6 +1133,8 @@ static int64_t size_arg(struct walk *w, struct state *s, uint32_t pc, int regno)
 			    "bound exactly");
 		return -1;
 	}
+	if (zero_size(w, s, pc, regno))
+		return -1;
 	return (int64_t)r->hi;
 }
 
@@ -1215,13 +1230,14 @@ static int proto_size(struct walk *w, struct state *s, uint32_t pc,
 	const struct reg *r = &s->r[regno];
 	int mkind = p->arg[regno - 2];
 
-	if (r->t != R_SCALAR || !r->exact || r->hi >= (1u << 29) ||
-	    (!r->lo && p->arg[regno - 1] == HR_ARG_SIZE)) {
+	if (r->t != R_SCALAR || !r->exact || r->hi >= (1u << 29)) {
 		set_unknown(w, pc,
 			    "a size argument this check does not bound "
 			    "exactly");
 		return -1;
 	}
+	if (p->arg[regno - 1] == HR_ARG_SIZE && zero_size(w, s, pc, regno))
+		return -1;
 	if (is_null_arg(&s->r[regno - 1], mkind)) {
 		if (r->hi) {
 			set_unknown(w, pc, "a NULL buffer with a size");
