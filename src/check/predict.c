@@ -623,6 +623,29 @@ static int ptr_alu_refused(struct walk *w, struct state *s, uint32_t pc,
 	return 1;
 }
 
+/* check_alu_op's refusals of an immediate operand, after it has read the
+ * destination: a division or modulo by 0, a shift by more than the width.
+ * 1 when refused. */
+static int alu_imm_refused(struct walk *w, struct state *s, uint32_t pc,
+			   const struct hr_insn *in)
+{
+	int op = HR_OP(in->code);
+	int width = HR_CLASS(in->code) == HR_ALU64 ? 64 : 32;
+	bool div0 = (op == HR_DIV || op == HR_MOD) && !in->imm;
+	bool shift = (op == HR_LSH || op == HR_RSH || op == HR_ARSH) &&
+		     (in->imm < 0 || in->imm >= width);
+
+	if (HR_SRC(in->code) != HR_K || (!div0 && !shift))
+		return 0;
+	if (s->r[in->dst].t == R_NONE)
+		fault(w, s, pc, "R%d !read_ok", in->dst);
+	else if (div0)
+		fault(w, s, pc, "div by zero");
+	else
+		fault(w, s, pc, "invalid shift %d", in->imm);
+	return 1;
+}
+
 static int alu(struct walk *w, struct state *s, uint32_t pc,
 	       const struct hr_insn *in)
 {
@@ -631,6 +654,8 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 	struct reg *d = &s->r[in->dst];
 	struct reg src;
 
+	if (alu_imm_refused(w, s, pc, in))
+		return -1;
 	if (in->dst == 10)
 		return fault(w, s, pc, "frame pointer is read only");
 	if (HR_SRC(in->code) == HR_X && op != HR_END && op != HR_NEG) {
