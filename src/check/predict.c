@@ -1480,6 +1480,9 @@ static int ringbuf_release(struct walk *w, struct state *s, uint32_t pc)
 		return fault(w, s, pc, "R1 !read_ok");
 	if (s->r[2].t == R_NONE)
 		return fault(w, s, pc, "R2 !read_ok");
+	if (r->t == R_RBUF_OR_NULL || r->t == R_SCALAR)
+		return fault(w, s, pc, "R1 type=%s expected=ringbuf_mem",
+			     rtype_name[r->t]);
 	if (r->t != R_RBUF || r->off || r->lo || r->hi) {
 		set_unknown(w, pc, "a ring buffer record argument");
 		return -1;
