@@ -1071,8 +1071,8 @@ static int mem_arg(struct walk *w, struct state *s, uint32_t pc, int regno,
 		if (a < -MAX_STACK || a + size > 0 || size <= 0)
 			return fault(w, s, pc,
 				     "invalid %s stack R%d off=%lld size=%lld",
-				     write ? "write to" : "indirect read from",
-				     regno, (long long)a, (long long)size);
+				     write ? "write to" : "read from", regno,
+				     (long long)a, (long long)size);
 		if (write)
 			for (int64_t o = a & ~7; o < a + size; o += 8)
 				*slot_at(s, (int)o) = (struct slot){
@@ -1351,8 +1351,13 @@ static int proto_arg(struct walk *w, struct state *s, uint32_t pc,
 		return mem_arg(w, s, pc, regno, (*map)->attr.value_size,
 			       kind == HR_ARG_MAP_VALUE_W);
 	case HR_ARG_FIXED4_W:
-		/* MEM_ALIGNED: a stack slot the u32 fits aligned. */
-		if (r->t != R_STACK || r->off % 4)
+		/* MEM_ALIGNED: check_ptr_alignment, strict on the stack. */
+		if (r->t == R_STACK && r->off % 4)
+			return fault(
+				w, s, pc,
+				"misaligned stack access off 0+%d+0 size 4",
+				r->off);
+		if (r->t != R_STACK)
 			break;
 		return mem_arg(w, s, pc, regno, 4, true);
 	case HR_ARG_SOCK_COMMON:
