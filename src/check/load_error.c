@@ -13,6 +13,9 @@
 #include "check/check.h"
 
 #define FUNC_MAX_ID 212 /* __BPF_FUNC_MAX_ID of 6.18 */
+/* check_ld_abs's refusal, worded the same by headroom's loader. */
+#define LD_ABS_REFUSED \
+	"BPF_LD_[ABS|IND] instructions not allowed for this program type"
 
 /* Helpers the kernel gives tc only or XDP only (predict.c has the same
  * lists for calls it walks). */
@@ -43,6 +46,11 @@ void hr_check_from_load_error(const char *err, bool xdp,
 		snprintf(res->reason, sizeof(res->reason),
 			 "invalid bpf_context access off=%d size=%d", off,
 			 size);
+	} else if (!strncmp(p, LD_ABS_REFUSED, strlen(LD_ABS_REFUSED))) {
+		/* The same rule as the kernel's may_access_skb. */
+		res->verdict = HR_CHECK_REJECT;
+		snprintf(res->reason, sizeof(res->reason), "%s",
+			 LD_ABS_REFUSED);
 	} else if (!strncmp(p, "frame pointer r10 is read only", 30)) {
 		res->verdict = HR_CHECK_REJECT;
 		snprintf(res->reason, sizeof(res->reason),

@@ -24,6 +24,8 @@
 #include <linux/bpf.h>
 
 #include "check/check.h"
+#include "check/fields.h"
+#include "check/protos.h"
 #include "helpers/helpers.h"
 #include "helpers/offer.h"
 #include "maps/map.h"
@@ -53,14 +55,36 @@ enum rtype {
 	R_VAL_OR_NULL,
 	R_SOCK,
 	R_SOCK_OR_NULL,
+	R_RBUF, /* a ring buffer record (bpf_ringbuf_reserve) */
+	R_RBUF_OR_NULL,
 	R_OTHER, /* a pointer or value this model does not follow */
 };
 
 static const char *const rtype_name[] = {
-	"?",	    "scalar",	    "ctx",     "pkt",	    "pkt_end",
-	"pkt_meta", "fp",	    "map_ptr", "map_value", "map_value_or_null",
-	"sock",	    "sock_or_null", "?",
+	"?",	       "scalar",
+	"ctx",	       "pkt",
+	"pkt_end",     "pkt_meta",
+	"fp",	       "map_ptr",
+	"map_value",   "map_value_or_null",
+	"sock",	       "sock_or_null",
+	"ringbuf_mem", "ringbuf_mem_or_null",
+	"?",
 };
+
+/* The type a NULL test leaves on the not-NULL branch; R_NONE: not a
+ * maybe-NULL type. */
+static uint8_t nonnull_type(uint8_t t)
+{
+	switch (t) {
+	case R_VAL_OR_NULL:
+		return R_VAL;
+	case R_SOCK_OR_NULL:
+		return R_SOCK;
+	case R_RBUF_OR_NULL:
+		return R_RBUF;
+	}
+	return R_NONE;
+}
 
 struct reg {
 	uint8_t t;
@@ -95,6 +119,11 @@ struct state {
 	 * nest) and active_preempt_locks (a depth: they do). */
 	bool rcu;
 	uint32_t preempt;
+	/* A bpf_spin_lock held (the kernel's active_locks: one at most for
+	 * these programs): the map value's id and map it is in. */
+	bool locked;
+	uint32_t lock_id;
+	const struct hr_map *lock_map;
 	uint32_t pc;
 	uint32_t depth; /* instructions on this path */
 	bool soft;
@@ -103,6 +132,13 @@ struct state {
 	uint32_t lh_pc[LOOP_RING];
 	uint64_t lh_hash[LOOP_RING];
 	unsigned int nlh;
+};
+
+/* A state met at a prune point, kept to prune the same one met again. */
+struct seen {
+	struct seen *next;
+	uint64_t hash;
+	struct state st;
 };
 
 struct walk {
@@ -123,6 +159,17 @@ struct walk {
 	struct hr_check_result *res;
 	/* Per instruction: arrivals over a back edge on exact paths. */
 	uint32_t *visits;
+	/* Per map of the object (by index): its value's special fields,
+	 * read from BTF when first needed. */
+	struct hr_map_fields *fields;
+	bool *fields_read;
+	/* Pruning: the states met at each prune point (jump targets and
+	 * the instructions after calls), chained by hash bucket. */
+	bool *prune_pt;
+	struct seen **seen;
+	unsigned int nseen;
+	bool pruned;
+	int gpl; /* the license is GPL compatible: -1 not read yet */
 	bool rejected, unknown;
 	char unknown_why[160];
 	uint32_t unknown_pc;
@@ -211,26 +258,16 @@ bool hr_check_helper_wrong_type(bool xdp, int id)
 	return !o || !(o->types & (xdp ? HR_OFFER_XDP : HR_OFFER_TC));
 }
 
-/* bpf_helper_changes_pkt_data, for the helpers of these two types. */
+/* bpf_helper_changes_pkt_data: the table's rows, and the XDP head, meta
+ * and tail moves the switch in call() follows. */
 static bool changes_pkt(int id)
 {
-	switch (id) {
-	case 9:
-	case 10:
-	case 11:
-	case 18:
-	case 19:
-	case 31:
-	case 38:
-	case 39:
-	case 43:
-	case 44:
-	case 50:
-	case 54:
-	case 65:
-		return true;
-	}
-	return false;
+	const struct hr_proto *p = hr_proto_find(id);
+
+	if (p)
+		return p->changes_pkt;
+	return id == BPF_FUNC_xdp_adjust_head ||
+	       id == BPF_FUNC_xdp_adjust_meta || id == BPF_FUNC_xdp_adjust_tail;
 }
 
 /* --- register and stack helpers ------------------------------------ */
@@ -316,6 +353,37 @@ static int check_pkt(struct walk *w, struct state *s, uint32_t pc, int regno,
 	return 0;
 }
 
+/* The special fields of @m's value, read once a walk. */
+static const struct hr_map_fields *map_fields(struct walk *w,
+					      const struct hr_map *m)
+{
+	static const struct hr_map_fields unsure = { -1, true };
+	const struct hr_object *obj = w->prog->obj;
+	int i = m->index;
+
+	if (!obj || !w->fields || i < 0 || (unsigned int)i >= obj->nmaps ||
+	    obj->maps[i] != m)
+		return &unsure;
+	if (!w->fields_read[i]) {
+		hr_check_map_fields(obj->path, m->name, &w->fields[i]);
+		w->fields_read[i] = true;
+	}
+	return &w->fields[i];
+}
+
+/* Whether bytes [lo, hi) of a value of @m may touch a field the kernel
+ * forbids to loads and stores (check_map_access: "cannot be accessed
+ * directly"), or one this model does not place. */
+static bool touches_field(struct walk *w, const struct hr_map *m, int64_t lo,
+			  int64_t hi)
+{
+	const struct hr_map_fields *f = map_fields(w, m);
+
+	if (f->unsure)
+		return true;
+	return f->lock_off >= 0 && lo < f->lock_off + 4 && hi > f->lock_off;
+}
+
 static int check_val(struct walk *w, struct state *s, uint32_t pc, int regno,
 		     const struct reg *b, int off, int size, bool write)
 {
@@ -353,6 +421,34 @@ static int check_val(struct walk *w, struct state *s, uint32_t pc, int regno,
 			     "invalid access to map value, value_size=%u "
 			     "off=%lld size=%d",
 			     b->vsize, (long long)(a + (int64_t)b->hi), size);
+	if (b->map && touches_field(w, b->map, a + (int64_t)b->lo,
+				    a + (int64_t)b->hi + size)) {
+		set_unknown(w, pc,
+			    "a map value access near a special field "
+			    "(bpf_spin_lock, timer, kptr ...)");
+		return -1;
+	}
+	return 0;
+}
+
+/* A ring buffer record's bytes: check_mem_region_access against the
+ * size reserved. Records moved by a variable amount are not followed. */
+static int check_rbuf(struct walk *w, struct state *s, uint32_t pc, int regno,
+		      const struct reg *b, int off, int size)
+{
+	int64_t a = (int64_t)b->off + off;
+
+	if (!b->exact || b->lo || b->hi) {
+		set_unknown(w, pc,
+			    "ring buffer record access at a variable "
+			    "offset");
+		return -1;
+	}
+	if (a < 0 || a + size > (int64_t)b->vsize)
+		return fault(w, s, pc,
+			     "invalid access to memory, mem_size=%u off=%lld "
+			     "size=%d",
+			     b->vsize, (long long)a, size);
 	return 0;
 }
 
@@ -425,6 +521,10 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 			*out = sl->r;
 			return 0;
 		}
+		/* check_stack_read_fixed_off: a spilled pointer is read
+		 * back whole or not at all. */
+		if (sl->spill && sl->r.t != R_SCALAR && sl->r.t != R_OTHER)
+			return fault(w, s, pc, "invalid size of register fill");
 		if (sl->spill && sl->r.t != R_SCALAR) {
 			set_unknown(w, pc, "part of a spilled pointer read");
 			return -1;
@@ -442,10 +542,13 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 		if (b->rdonly)
 			out->exact = false;
 		return 0;
+	case R_RBUF:
+		return check_rbuf(w, s, pc, regno, b, off, size);
 	case R_SCALAR:
 	case R_PKT_END:
 	case R_VAL_OR_NULL:
 	case R_SOCK_OR_NULL:
+	case R_RBUF_OR_NULL:
 		if (b->t == R_VAL_OR_NULL && b->maybe_nonnull) {
 			set_unknown(w, pc,
 				    "array lookup used without a NULL "
@@ -464,6 +567,85 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 
 /* --- ALU ------------------------------------------------------------ */
 
+/* The kernel's names of ALU operations (bpf_alu_string), by op >> 4. */
+static const char *const alu_op_str[16] = {
+	"+=",  "-=", "*=", "/=", "|=",	 "&=",	   "<<=", ">>=",
+	"neg", "%=", "^=", "=",	 "s>>=", "endian", "?",	  "?",
+};
+
+/* Whether @p's type forbids all arithmetic (adjust_ptr_min_max_vals). */
+static bool ptr_no_math(const struct reg *p)
+{
+	return p->t == R_PKT_END || p->t == R_SOCK;
+}
+
+/* The pointer ALU operations adjust_reg_min_max_vals and
+ * adjust_ptr_min_max_vals refuse, in their order: two pointers (but
+ * their difference), 32-bit, a maybe-NULL or untouchable pointer, then
+ * any operation but add and subtract. Pointers this model does not type
+ * leave it "cannot tell". A number minus a pointer is refused too. 1 when
+ * refused (the path ends). */
+static int ptr_alu_refused(struct walk *w, struct state *s, uint32_t pc,
+			   const struct hr_insn *in, const struct reg *src,
+			   bool is64)
+{
+	const struct reg *d = &s->r[in->dst];
+	const struct reg *p = is_ptr(d) ? d : src;
+	int op = HR_OP(in->code);
+	const char *os = alu_op_str[(op >> 4) & 15];
+
+	if (p->t == R_OTHER || p->t == R_MAP_PTR ||
+	    (is_ptr(d) && is_ptr(src) &&
+	     (d->t == R_OTHER || src->t == R_OTHER)))
+		return 0;
+	if (is_ptr(d) && is_ptr(src))
+		fault(w, s, pc, "R%d pointer %s pointer prohibited", in->dst,
+		      os);
+	else if (!is64 && op == HR_SUB)
+		return 0; /* a privileged 32-bit subtract: a number */
+	else if (!is64)
+		fault(w, s, pc, "R%d 32-bit pointer arithmetic prohibited",
+		      in->dst);
+	else if (nonnull_type(p->t) || ptr_no_math(p))
+		return 0; /* the caller words these */
+	else if (op == HR_SUB && !is_ptr(d))
+		fault(w, s, pc, "R%d tried to subtract pointer from scalar",
+		      in->dst);
+	else if (op == HR_AND || op == HR_OR || op == HR_XOR)
+		fault(w, s, pc, "R%d bitwise operator %s on pointer prohibited",
+		      in->dst, os);
+	else if (op != HR_ADD && op != HR_SUB)
+		fault(w, s, pc,
+		      "R%d pointer arithmetic with %s operator prohibited",
+		      in->dst, os);
+	else
+		return 0;
+	return 1;
+}
+
+/* check_alu_op's refusals of an immediate operand, after it has read the
+ * destination: a division or modulo by 0, a shift by more than the width.
+ * 1 when refused. */
+static int alu_imm_refused(struct walk *w, struct state *s, uint32_t pc,
+			   const struct hr_insn *in)
+{
+	int op = HR_OP(in->code);
+	int width = HR_CLASS(in->code) == HR_ALU64 ? 64 : 32;
+	bool div0 = (op == HR_DIV || op == HR_MOD) && !in->imm;
+	bool shift = (op == HR_LSH || op == HR_RSH || op == HR_ARSH) &&
+		     (in->imm < 0 || in->imm >= width);
+
+	if (HR_SRC(in->code) != HR_K || (!div0 && !shift))
+		return 0;
+	if (s->r[in->dst].t == R_NONE)
+		fault(w, s, pc, "R%d !read_ok", in->dst);
+	else if (div0)
+		fault(w, s, pc, "div by zero");
+	else
+		fault(w, s, pc, "invalid shift %d", in->imm);
+	return 1;
+}
+
 static int alu(struct walk *w, struct state *s, uint32_t pc,
 	       const struct hr_insn *in)
 {
@@ -472,6 +654,8 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 	struct reg *d = &s->r[in->dst];
 	struct reg src;
 
+	if (alu_imm_refused(w, s, pc, in))
+		return -1;
 	if (in->dst == 10)
 		return fault(w, s, pc, "frame pointer is read only");
 	if (HR_SRC(in->code) == HR_X && op != HR_END && op != HR_NEG) {
@@ -508,6 +692,9 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 			*d = scalar(0, UINT64_MAX, d->t == src.t);
 			return 0;
 		}
+		if (op != HR_NEG && op != HR_END &&
+		    ptr_alu_refused(w, s, pc, in, &src, is64))
+			return -1;
 		if (!is64 || (op != HR_ADD && op != HR_SUB) ||
 		    (op == HR_SUB && is_ptr(&src))) {
 			*d = (struct reg){ .t = R_OTHER };
@@ -515,8 +702,7 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 		}
 		p = is_ptr(d) ? *d : src;
 		n = is_ptr(d) ? src : *d;
-		if (p.t == R_VAL_OR_NULL || p.t == R_SOCK_OR_NULL ||
-		    p.t == R_PKT_END || p.t == R_SOCK) {
+		if (nonnull_type(p.t) || p.t == R_PKT_END || p.t == R_SOCK) {
 			if (p.t == R_VAL_OR_NULL && p.maybe_nonnull) {
 				set_unknown(w, pc,
 					    "arithmetic on an array "
@@ -528,9 +714,8 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 				w, s, pc,
 				"R%d pointer arithmetic on %s prohibited%s",
 				in->dst, rtype_name[p.t],
-				p.t == R_VAL_OR_NULL || p.t == R_SOCK_OR_NULL ?
-					", null-check it first" :
-					"");
+				nonnull_type(p.t) ? ", null-check it first" :
+						    "");
 		}
 		if (is_const(&n)) {
 			int64_t k = op == HR_SUB ? -(int64_t)n.lo :
@@ -886,14 +1071,18 @@ static int mem_arg(struct walk *w, struct state *s, uint32_t pc, int regno,
 		if (a < -MAX_STACK || a + size > 0 || size <= 0)
 			return fault(w, s, pc,
 				     "invalid %s stack R%d off=%lld size=%lld",
-				     write ? "write to" : "indirect read from",
-				     regno, (long long)a, (long long)size);
+				     write ? "write to" : "read from", regno,
+				     (long long)a, (long long)size);
 		if (write)
 			for (int64_t o = a & ~7; o < a + size; o += 8)
 				*slot_at(s, (int)o) = (struct slot){
 					.r = scalar(0, UINT64_MAX, false)
 				};
 		return 0;
+	case R_RBUF:
+		if (size <= 0 || size > (1 << 29))
+			break;
+		return check_rbuf(w, s, pc, regno, r, 0, (int)size);
 	case R_PKT:
 	case R_META:
 	case R_VAL:
@@ -941,6 +1130,19 @@ static int arg_map(struct walk *w, struct state *s, uint32_t pc, int id)
 	return 0;
 }
 
+/* check_mem_size_reg's refusal of an ARG_CONST_SIZE that may be 0, for an
+ * exact size argument @regno; 0 when it may not. */
+static int zero_size(struct walk *w, struct state *s, uint32_t pc, int regno)
+{
+	const struct reg *r = &s->r[regno];
+
+	if (r->lo)
+		return 0;
+	return fault(w, s, pc, "R%d invalid zero-sized read: u64=[%llu,%llu]",
+		     regno, (unsigned long long)r->lo,
+		     (unsigned long long)r->hi);
+}
+
 /* The size argument @regno (ARG_CONST_SIZE): its largest value, or -1. */
 static int64_t size_arg(struct walk *w, struct state *s, uint32_t pc, int regno)
 {
@@ -956,6 +1158,8 @@ static int64_t size_arg(struct walk *w, struct state *s, uint32_t pc, int regno)
 			    "bound exactly");
 		return -1;
 	}
+	if (zero_size(w, s, pc, regno))
+		return -1;
 	return (int64_t)r->hi;
 }
 
@@ -1007,6 +1211,363 @@ static int section_kfunc(struct walk *w, struct state *s, uint32_t pc,
 	return 0;
 }
 
+/* Whether the object's license is GPL compatible to the kernel, read once
+ * a walk; false when it cannot be read. */
+static bool license_gpl(struct walk *w)
+{
+	if (w->gpl < 0)
+		w->gpl = hr_check_license_gpl(
+				 w->prog->obj ? w->prog->obj->path : NULL) == 1;
+	return w->gpl == 1;
+}
+
+/* An ARG_PTR_TO_CTX argument: the context itself, unmoved. */
+static int proto_ctx(struct walk *w, struct state *s, uint32_t pc, int regno)
+{
+	const struct reg *r = &s->r[regno];
+
+	if (r->t == R_CTX && !r->off)
+		return 0;
+	if (r->t == R_CTX && r->off > 0)
+		return fault(w, s, pc,
+			     "dereference of modified ctx ptr R%d off=%d "
+			     "disallowed",
+			     regno, r->off);
+	if (r->t == R_SCALAR)
+		return fault(w, s, pc, "R%d type=scalar expected=ctx", regno);
+	set_unknown(w, pc, "a context argument this check does not follow");
+	return -1;
+}
+
+/* A memory argument that may be NULL, passed a known 0. */
+static bool is_null_arg(const struct reg *r, int kind)
+{
+	return kind == HR_ARG_MEM_RO_NULL && is_const(r) && !r->lo;
+}
+
+/* An ARG_CONST_SIZE(_OR_ZERO) argument @regno and the memory argument
+ * before it, checked as check_mem_size_reg does: the memory is checked
+ * for the size's largest value. Sizes the kernel may see otherwise than
+ * this model (unbounded, negative, possibly zero) are "cannot tell". */
+static int proto_size(struct walk *w, struct state *s, uint32_t pc,
+		      const struct hr_proto *p, int regno)
+{
+	const struct reg *r = &s->r[regno];
+	int mkind = p->arg[regno - 2];
+
+	if (r->t != R_SCALAR || !r->exact || r->hi >= (1u << 29)) {
+		set_unknown(w, pc,
+			    "a size argument this check does not bound "
+			    "exactly");
+		return -1;
+	}
+	if (p->arg[regno - 1] == HR_ARG_SIZE && zero_size(w, s, pc, regno))
+		return -1;
+	if (is_null_arg(&s->r[regno - 1], mkind)) {
+		if (r->hi) {
+			set_unknown(w, pc, "a NULL buffer with a size");
+			return -1;
+		}
+		return 0;
+	}
+	if (!r->hi) {
+		set_unknown(w, pc, "a zero-sized buffer");
+		return -1;
+	}
+	/* Whether the kernel counts a written buffer as a write depends on
+	 * the proto's MEM_WRITE flag; into a read-only map, cannot tell. */
+	if (mkind == HR_ARG_MEM_W && s->r[regno - 1].t == R_VAL &&
+	    s->r[regno - 1].rdonly) {
+		set_unknown(w, pc, "a helper writing into a read-only map");
+		return -1;
+	}
+	return mem_arg(w, s, pc, regno - 1, (int64_t)r->hi,
+		       mkind == HR_ARG_MEM_W);
+}
+
+/* An ARG_PTR_TO_CONST_STR the kernel takes (check_reg_const_str): a
+ * constant place in a read-only, frozen map (libbpf freezes .rodata) with
+ * a NUL before the value's end, read from the contents it will load. */
+static bool const_str_ok(const struct reg *r)
+{
+	const struct hr_map *m = r->map;
+	struct hr_region rg[2];
+	unsigned int nr;
+
+	if (r->t != R_VAL || !r->exact || r->lo || r->hi || !m || !r->rdonly ||
+	    !strstr(m->name, ".rodata") || r->off < 0 ||
+	    (uint32_t)r->off >= r->vsize || !m->ops || !m->ops->regions ||
+	    m->attr.type != BPF_MAP_TYPE_ARRAY || m->attr.max_entries != 1)
+		return false;
+	nr = m->ops->regions((struct hr_map *)m, rg, 2);
+	if (nr < 1 || rg[0].end - rg[0].start < r->vsize)
+		return false;
+	return memchr((const void *)(rg[0].start + (uint32_t)r->off), 0,
+		      r->vsize - (uint32_t)r->off) != NULL;
+}
+
+/* One argument of a helper of the table, as check_func_arg takes it;
+ * *map gets an ARG_CONST_MAP_PTR's map. */
+static int proto_arg(struct walk *w, struct state *s, uint32_t pc,
+		     const struct hr_proto *p, int regno,
+		     const struct hr_map **map)
+{
+	int kind = p->arg[regno - 1];
+	struct reg *r = &s->r[regno];
+
+	if (r->t == R_NONE)
+		return fault(w, s, pc, "R%d !read_ok", regno);
+	switch (kind) {
+	case HR_ARG_ANY:
+		/* Pointers may leak into helpers: the kernel's root. */
+		return 0;
+	case HR_ARG_CTX:
+		return proto_ctx(w, s, pc, regno);
+	case HR_ARG_MEM_RO:
+	case HR_ARG_MEM_RO_NULL:
+	case HR_ARG_MEM_W:
+		/* Checked with its size, the argument after it. */
+		if (r->t == R_SCALAR && !is_null_arg(r, kind) && !r->exact) {
+			set_unknown(w, pc, "a buffer argument maybe NULL");
+			return -1;
+		}
+		return 0;
+	case HR_ARG_SIZE:
+	case HR_ARG_SIZE0:
+		return proto_size(w, s, pc, p, regno);
+	case HR_ARG_MAP:
+		if (r->t == R_MAP_PTR) {
+			*map = r->map;
+			return 0;
+		}
+		if (r->t == R_SCALAR)
+			return fault(w, s, pc,
+				     "R%d type=scalar expected=map_ptr", regno);
+		break;
+	case HR_ARG_MAP_VALUE:
+	case HR_ARG_MAP_VALUE_W:
+		if (!*map)
+			break;
+		return mem_arg(w, s, pc, regno, (*map)->attr.value_size,
+			       kind == HR_ARG_MAP_VALUE_W);
+	case HR_ARG_FIXED4_W:
+		/* MEM_ALIGNED: check_ptr_alignment, strict on the stack. */
+		if (r->t == R_STACK && r->off % 4)
+			return fault(
+				w, s, pc,
+				"misaligned stack access off 0+%d+0 size 4",
+				r->off);
+		if (r->t != R_STACK)
+			break;
+		return mem_arg(w, s, pc, regno, 4, true);
+	case HR_ARG_SOCK_COMMON:
+		if (r->t == R_SOCK)
+			return 0;
+		break;
+	case HR_ARG_CONST_STR:
+		if (const_str_ok(r))
+			return 0;
+		break;
+	}
+	set_unknown(w, pc, "argument R%d of %s this check does not follow",
+		    regno, helper_name(p->id));
+	return -1;
+}
+
+/* A helper of the table: its arguments in order, then the map's type and
+ * the license, then what it returns. */
+static int proto_call(struct walk *w, struct state *s, uint32_t pc,
+		      const struct hr_proto *p, struct reg *r0)
+{
+	const struct hr_map *map = NULL;
+	int regno;
+
+	for (regno = 1; regno <= 5 && p->arg[regno - 1]; regno++)
+		if (proto_arg(w, s, pc, p, regno, &map))
+			return -1;
+	if (p->map_types && (!map || map->attr.type >= 64 ||
+			     !(p->map_types & (1ull << map->attr.type)))) {
+		set_unknown(w, pc, "%s on this map type", helper_name(p->id));
+		return -1;
+	}
+	if (p->gpl_only && !license_gpl(w)) {
+		set_unknown(w, pc, "%s: a GPL-only helper, and the license",
+			    helper_name(p->id));
+		return -1;
+	}
+	*r0 = p->ret == HR_RET_VOID ? (struct reg){ .t = R_NONE } :
+				      scalar(0, UINT64_MAX, true);
+	return 0;
+}
+
+/* Reference @id no longer held. */
+static void drop_ref(struct state *s, uint32_t id)
+{
+	int k;
+
+	/* The rest keep their order (release_reference_state moves them
+	 * down): a leak names the oldest reference still held. */
+	for (k = 0; k < s->nrefs; k++)
+		if (s->refs[k] == id) {
+			s->nrefs--;
+			memmove(&s->refs[k], &s->refs[k + 1],
+				(s->nrefs - k) * sizeof(s->refs[0]));
+			memmove(&s->ref_insn[k], &s->ref_insn[k + 1],
+				(s->nrefs - k) * sizeof(s->ref_insn[0]));
+			break;
+		}
+}
+
+/* Every register and spill holding reference @id, as release_reference
+ * leaves them: unknown numbers (mark_reg_invalid, to a privileged
+ * loader), and the reference gone. */
+static void release_ref(struct state *s, uint32_t id)
+{
+	int i;
+
+	drop_ref(s, id);
+	for (i = 0; i < HR_NREGS; i++)
+		if (is_ptr(&s->r[i]) && s->r[i].id == id)
+			s->r[i] = scalar(0, UINT64_MAX, true);
+	for (i = 0; i < MAX_STACK / 8; i++)
+		if (s->s[i].spill && is_ptr(&s->s[i].r) && s->s[i].r.id == id)
+			s->s[i].r = scalar(0, UINT64_MAX, true);
+}
+
+/* A new reference for R0 at @pc: check_helper_call numbers the maybe-NULL
+ * pointer first, then acquire_reference() the reference it holds, which
+ * both then carry. 0, or -1 when this model holds too many. */
+static int acquire_ref(struct walk *w, struct state *s, uint32_t pc,
+		       struct reg *r0)
+{
+	if (s->nrefs == MAX_REFS) {
+		set_unknown(w, pc, "too many references");
+		return -1;
+	}
+	++w->next_id;
+	r0->id = ++w->next_id;
+	s->refs[s->nrefs] = r0->id;
+	s->ref_insn[s->nrefs++] = pc;
+	return 0;
+}
+
+/* bpf_ringbuf_reserve(map, size, flags): a ring buffer map, a size the
+ * verifier knows as a constant (ARG_CONST_ALLOC_SIZE_OR_ZERO), and R0 a
+ * maybe-NULL record of that size holding a reference. */
+static int ringbuf_reserve(struct walk *w, struct state *s, uint32_t pc,
+			   struct reg *r0)
+{
+	const struct reg *m = &s->r[1], *n = &s->r[2];
+	int i;
+
+	for (i = 1; i <= 3; i++)
+		if (s->r[i].t == R_NONE)
+			return fault(w, s, pc, "R%d !read_ok", i);
+	if (m->t != R_MAP_PTR || m->map->attr.type != BPF_MAP_TYPE_RINGBUF ||
+	    !is_const(n) || n->lo > (1u << 29)) {
+		set_unknown(w, pc, "bpf_ringbuf_reserve arguments");
+		return -1;
+	}
+	*r0 = (struct reg){ .t = R_RBUF_OR_NULL,
+			    .exact = true,
+			    .vsize = (uint32_t)n->lo };
+	return acquire_ref(w, s, pc, r0);
+}
+
+/* bpf_ringbuf_submit/_discard(record, flags): the record itself, at its
+ * start (OBJ_RELEASE), released with every copy of it. */
+static int ringbuf_release(struct walk *w, struct state *s, uint32_t pc)
+{
+	const struct reg *r = &s->r[1];
+	int k;
+
+	if (r->t == R_NONE)
+		return fault(w, s, pc, "R1 !read_ok");
+	if (s->r[2].t == R_NONE)
+		return fault(w, s, pc, "R2 !read_ok");
+	if (r->t == R_RBUF_OR_NULL || r->t == R_SCALAR)
+		return fault(w, s, pc, "R1 type=%s expected=ringbuf_mem",
+			     rtype_name[r->t]);
+	if (r->t != R_RBUF || r->off || r->lo || r->hi) {
+		set_unknown(w, pc, "a ring buffer record argument");
+		return -1;
+	}
+	for (k = 0; k < s->nrefs && s->refs[k] != r->id; k++)
+		;
+	if (k == s->nrefs) {
+		set_unknown(w, pc, "a record whose reference is not held");
+		return -1;
+	}
+	release_ref(s, r->id);
+	return 0;
+}
+
+/* bpf_spin_lock/_unlock's argument as process_spin_lock takes it: a map
+ * value at a constant offset that is its bpf_spin_lock. 0 when it is,
+ * -1 (unknown) when this model cannot place it. */
+static int lock_arg(struct walk *w, struct state *s, uint32_t pc)
+{
+	const struct reg *r = &s->r[1];
+	const struct hr_map_fields *f;
+
+	if (r->t == R_NONE)
+		return fault(w, s, pc, "R1 !read_ok");
+	if (r->t != R_VAL || !r->exact || r->lo || r->hi || !r->map) {
+		set_unknown(w, pc, "a bpf_spin_lock argument");
+		return -1;
+	}
+	f = map_fields(w, r->map);
+	if (f->unsure || f->lock_off < 0 || f->lock_off != r->off) {
+		set_unknown(w, pc, "a bpf_spin_lock argument");
+		return -1;
+	}
+	return 0;
+}
+
+/* bpf_spin_lock and bpf_spin_unlock: one lock taken at a time (a second
+ * call is refused before, as any call while it is held), and an unlock
+ * with none held refused. Both return void. */
+static int spin_lock_call(struct walk *w, struct state *s, uint32_t pc,
+			  bool lock)
+{
+	const struct reg *r = &s->r[1];
+
+	if (lock_arg(w, s, pc))
+		return -1;
+	if (lock) {
+		s->locked = true;
+		s->lock_id = r->id;
+		s->lock_map = r->map;
+		return 0;
+	}
+	if (!s->locked)
+		return fault(w, s, pc, "bpf_spin_unlock without taking a lock");
+	if (s->lock_id != r->id || s->lock_map != r->map) {
+		set_unknown(w, pc, "bpf_spin_unlock of another lock");
+		return -1;
+	}
+	s->locked = false;
+	return 0;
+}
+
+/* do_check refuses every call but bpf_spin_unlock while a lock is held,
+ * before it looks at the call itself; kfuncs the kernel lets through
+ * there (the graph API) and bpf-to-bpf calls are not followed. */
+static int call_while_locked(struct walk *w, struct state *s, uint32_t pc,
+			     const struct hr_insn *in)
+{
+	if (!s->locked)
+		return 0;
+	if (in->src == 0 && in->imm == BPF_FUNC_spin_unlock)
+		return 0;
+	if (in->src != 0 || in->imm == BPF_FUNC_kptr_xchg) {
+		set_unknown(w, pc, "a call while a bpf_spin_lock is held");
+		return -1;
+	}
+	return fault(w, s, pc,
+		     "function calls are not allowed while holding a lock");
+}
+
 /* A helper or kfunc call; 0 to go on, -1 when the path ends. */
 static int call(struct walk *w, struct state *s, uint32_t pc,
 		const struct hr_insn *in)
@@ -1015,11 +1576,18 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 	int id = in->imm, i;
 	int64_t n;
 
+	if (call_while_locked(w, s, pc, in))
+		return -1;
 	if (in->src == HR_CALL_KFUNC) {
 		hr_helper_fn fn = w->prog->calls ? w->prog->calls[pc] : NULL;
 		const struct hr_kfunc *k =
 			w->prog->kfuncs ? w->prog->kfuncs[pc] : NULL;
 
+		/* add_kfunc_call refuses every kfunc to other licenses. */
+		if (!license_gpl(w)) {
+			set_unknown(w, pc, "a kfunc, and the license");
+			return -1;
+		}
 		if (k) {
 			int ret = section_kfunc(w, s, pc, k);
 
@@ -1252,6 +1820,22 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 					      "bpf_preempt_disable");
 		r0 = (struct reg){ .t = R_NONE };
 		break;
+	case BPF_FUNC_spin_lock:
+	case BPF_FUNC_spin_unlock:
+		if (spin_lock_call(w, s, pc, id == BPF_FUNC_spin_lock))
+			return -1;
+		r0 = (struct reg){ .t = R_NONE };
+		break;
+	case BPF_FUNC_ringbuf_reserve:
+		if (ringbuf_reserve(w, s, pc, &r0))
+			return -1;
+		break;
+	case BPF_FUNC_ringbuf_submit:
+	case BPF_FUNC_ringbuf_discard:
+		if (ringbuf_release(w, s, pc))
+			return -1;
+		r0 = (struct reg){ .t = R_NONE };
+		break;
 	case BPF_FUNC_redirect:
 		if (s->r[1].t != R_SCALAR || s->r[2].t != R_SCALAR) {
 			set_unknown(w, pc, "redirect arguments");
@@ -1269,19 +1853,9 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 		n = size_arg(w, s, pc, 3);
 		if (n < 0 || mem_arg(w, s, pc, 2, n ? n : 1, false))
 			return -1;
-		if (s->nrefs == MAX_REFS) {
-			set_unknown(w, pc, "too many references");
+		r0 = (struct reg){ .t = R_SOCK_OR_NULL, .exact = true };
+		if (acquire_ref(w, s, pc, &r0))
 			return -1;
-		}
-		/* check_helper_call() numbers the maybe-NULL pointer first,
-		 * then acquire_reference() the reference it holds, which
-		 * both then carry. */
-		++w->next_id;
-		r0 = (struct reg){ .t = R_SOCK_OR_NULL,
-				   .exact = true,
-				   .id = ++w->next_id };
-		s->refs[s->nrefs] = r0.id;
-		s->ref_insn[s->nrefs++] = pc;
 		break;
 	case BPF_FUNC_sk_release: {
 		struct reg *r = &s->r[1];
@@ -1304,17 +1878,21 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 				    "sk_release of a reference not held");
 			return -1;
 		}
-		s->refs[k] = s->refs[--s->nrefs];
-		s->ref_insn[k] = s->ref_insn[s->nrefs];
-		for (i = 0; i < HR_NREGS; i++)
-			if (s->r[i].t == R_SOCK && s->r[i].id == r->id)
-				s->r[i] = (struct reg){ .t = R_NONE };
+		release_ref(s, r->id);
 		break;
 	}
-	default:
-		set_unknown(w, pc, "helper %s#%d is not modelled here",
-			    helper_name(id), id);
-		return -1;
+	default: {
+		const struct hr_proto *p = hr_proto_find(id);
+
+		if (!p) {
+			set_unknown(w, pc, "helper %s#%d is not modelled here",
+				    helper_name(id), id);
+			return -1;
+		}
+		if (proto_call(w, s, pc, p, &r0))
+			return -1;
+		break;
+	}
 	}
 	if (changes_pkt(id))
 		clear_pkt(s);
@@ -1338,53 +1916,44 @@ static int push(struct walk *w, const struct state *s)
 }
 
 /* The NULL test of a lookup or socket result: "r == 0" / "r != 0". */
+/* One register or spill after the NULL test of @id: 0 where it was NULL,
+ * its not-NULL type where it was not. */
+static void null_mark(struct reg *r, uint32_t id, bool isnull)
+{
+	if (!nonnull_type(r->t) || r->id != id)
+		return;
+	if (isnull)
+		*r = konst(0);
+	else
+		r->t = nonnull_type(r->t);
+}
+
 static int null_test(struct walk *w, struct state *fall, struct state *jump,
 		     const struct hr_insn *in, int op, int *known)
 {
 	struct reg *d = &fall->r[in->dst];
 	uint32_t id = d->id;
-	int i, k;
+	int i;
 	struct state *isnull, *notnull;
 
 	*known = -1;
-	if ((d->t != R_VAL_OR_NULL && d->t != R_SOCK_OR_NULL) ||
-	    HR_SRC(in->code) != HR_K || in->imm != 0 ||
+	if (!nonnull_type(d->t) || HR_SRC(in->code) != HR_K || in->imm != 0 ||
 	    (op != HR_JEQ && op != HR_JNE))
 		return 1;
 	isnull = op == HR_JEQ ? jump : fall;
 	notnull = op == HR_JEQ ? fall : jump;
 	for (i = 0; i < HR_NREGS; i++) {
-		if ((isnull->r[i].t == R_VAL_OR_NULL ||
-		     isnull->r[i].t == R_SOCK_OR_NULL) &&
-		    isnull->r[i].id == id)
-			isnull->r[i] = konst(0);
-		if (notnull->r[i].t == R_VAL_OR_NULL && notnull->r[i].id == id)
-			notnull->r[i].t = R_VAL;
-		if (notnull->r[i].t == R_SOCK_OR_NULL && notnull->r[i].id == id)
-			notnull->r[i].t = R_SOCK;
+		null_mark(&isnull->r[i], id, true);
+		null_mark(&notnull->r[i], id, false);
 	}
 	for (i = 0; i < MAX_STACK / 8; i++) {
-		struct reg *r = &isnull->s[i].r;
-
-		if (isnull->s[i].spill &&
-		    (r->t == R_VAL_OR_NULL || r->t == R_SOCK_OR_NULL) &&
-		    r->id == id)
-			*r = konst(0);
-		r = &notnull->s[i].r;
-		if (notnull->s[i].spill && r->id == id) {
-			if (r->t == R_VAL_OR_NULL)
-				r->t = R_VAL;
-			else if (r->t == R_SOCK_OR_NULL)
-				r->t = R_SOCK;
-		}
+		if (isnull->s[i].spill)
+			null_mark(&isnull->s[i].r, id, true);
+		if (notnull->s[i].spill)
+			null_mark(&notnull->s[i].r, id, false);
 	}
-	/* A NULL socket holds no reference. */
-	for (k = 0; k < isnull->nrefs; k++)
-		if (isnull->refs[k] == id) {
-			isnull->refs[k] = isnull->refs[--isnull->nrefs];
-			isnull->ref_insn[k] = isnull->ref_insn[isnull->nrefs];
-			break;
-		}
+	/* A NULL socket or record holds no reference. */
+	drop_ref(isnull, id);
 	return 0;
 }
 
@@ -1476,7 +2045,7 @@ static int cond(struct walk *w, struct state *s, struct state *jump,
 	/* Pointer against number or pointer: null tests done above. */
 	if (is_ptr(d) && src.t == R_SCALAR && is_const(&src) && !src.lo &&
 	    d->t != R_OTHER && (op == HR_JEQ || op == HR_JNE) &&
-	    d->t != R_VAL_OR_NULL && d->t != R_SOCK_OR_NULL) {
+	    !nonnull_type(d->t)) {
 		known = op == HR_JNE;
 		goto out;
 	}
@@ -1526,6 +2095,8 @@ static uint64_t state_hash(const struct state *s)
 		h = mix(h, s->refs[i]);
 	/* refsafe(): states with other section depths are not equal. */
 	h = mix(h, (uint64_t)s->rcu | (uint64_t)s->preempt << 32);
+	h = mix(h, s->locked | (uint64_t)s->lock_id << 32);
+	h = mix(h, (uint64_t)(uintptr_t)s->lock_map);
 	return mix(h, (uint64_t)s->nrefs);
 }
 
@@ -1558,6 +2129,182 @@ static int loop_head(struct walk *w, struct state *s, uint32_t from)
 	return 0;
 }
 
+/* --- pruning ----------------------------------------------------------- */
+
+#define SEEN_BUCKETS 4096
+#define SEEN_MAX 16384
+/* Past this much work a pruned walk no longer claims the kernel stays
+ * within its instruction budget (its pruning differs from this one). */
+#define PRUNED_WORK_MAX (INSN_LIMIT / 4)
+
+/* Ids renamed in order of first appearance, so that two states that
+ * differ only in how their ids were numbered compare equal. */
+struct id_map {
+	uint32_t from[2 * (HR_NREGS + MAX_STACK / 8 + MAX_REFS) + 2];
+	unsigned int n;
+};
+
+static uint32_t canon_id(struct id_map *m, uint32_t id)
+{
+	unsigned int i;
+
+	if (!id)
+		return 0;
+	for (i = 0; i < m->n; i++)
+		if (m->from[i] == id)
+			return i + 1;
+	if (m->n < sizeof(m->from) / sizeof(m->from[0]))
+		m->from[m->n++] = id;
+	return m->n;
+}
+
+static bool reg_same(const struct reg *a, const struct reg *b,
+		     struct id_map *ma, struct id_map *mb)
+{
+	return a->t == b->t && a->exact == b->exact &&
+	       a->maybe_nonnull == b->maybe_nonnull && a->lossy == b->lossy &&
+	       a->off == b->off && a->range == b->range && a->lo == b->lo &&
+	       a->hi == b->hi && a->map == b->map && a->vsize == b->vsize &&
+	       a->rdonly == b->rdonly &&
+	       canon_id(ma, a->id) == canon_id(mb, b->id);
+}
+
+/* Whether @a and @b lead to the same walk from here: every register,
+ * spill, reference, section, lock and loop-head record the same, ids up
+ * to renaming; only the path length may differ. */
+static bool state_same(const struct state *a, const struct state *b)
+{
+	struct id_map ma = { .n = 0 }, mb = { .n = 0 };
+	int i;
+
+	if (a->pc != b->pc || a->soft != b->soft || a->nrefs != b->nrefs ||
+	    a->rcu != b->rcu || a->preempt != b->preempt ||
+	    a->locked != b->locked || a->lock_map != b->lock_map ||
+	    a->nlh != b->nlh || memcmp(a->lh_pc, b->lh_pc, sizeof(a->lh_pc)) ||
+	    memcmp(a->lh_hash, b->lh_hash, sizeof(a->lh_hash)))
+		return false;
+	for (i = 0; i < HR_NREGS; i++)
+		if (!reg_same(&a->r[i], &b->r[i], &ma, &mb))
+			return false;
+	for (i = 0; i < MAX_STACK / 8; i++)
+		if (a->s[i].spill != b->s[i].spill ||
+		    !reg_same(&a->s[i].r, &b->s[i].r, &ma, &mb))
+			return false;
+	for (i = 0; i < a->nrefs; i++)
+		if (a->ref_insn[i] != b->ref_insn[i] ||
+		    canon_id(&ma, a->refs[i]) != canon_id(&mb, b->refs[i]))
+			return false;
+	return canon_id(&ma, a->lock_id) == canon_id(&mb, b->lock_id);
+}
+
+/* A hash of what state_same compares but the ids. */
+static uint64_t prune_hash(const struct state *s)
+{
+	uint64_t h = mix(0x84222325cbf29ce4ull, s->pc);
+	int i;
+
+	for (i = 0; i < HR_NREGS; i++)
+		h = mix(mix(mix(h, s->r[i].t | (uint64_t)s->r[i].off << 8),
+			    s->r[i].lo),
+			s->r[i].hi);
+	for (i = 0; i < MAX_STACK / 8; i++)
+		if (s->s[i].spill || s->s[i].r.t)
+			h = mix(mix(mix(h, (uint64_t)i << 32 | s->s[i].r.t),
+				    s->s[i].r.lo),
+				s->s[i].r.hi);
+	return mix(h, (uint64_t)s->nrefs | (uint64_t)s->nlh << 8 |
+			      (uint64_t)s->soft << 40 |
+			      (uint64_t)s->locked << 41);
+}
+
+/* 1 when an equal state was met here before (this path adds nothing),
+ * else records this one and returns 0. */
+static int prune(struct walk *w, const struct state *s)
+{
+	uint64_t h = prune_hash(s);
+	struct seen **b = &w->seen[h % SEEN_BUCKETS], *e;
+
+	for (e = *b; e; e = e->next)
+		if (e->hash == h && state_same(&e->st, s)) {
+			w->pruned = true;
+			return 1;
+		}
+	if (w->nseen >= SEEN_MAX)
+		return 0;
+	e = malloc(sizeof(*e));
+	if (!e)
+		return 0;
+	e->hash = h;
+	e->st = *s;
+	e->next = *b;
+	*b = e;
+	w->nseen++;
+	return 0;
+}
+
+/* The prune points: jump targets and the instruction after each jump or
+ * call, as the kernel marks them (mark_prune_point). */
+static void mark_prune_points(struct walk *w)
+{
+	uint32_t pc;
+
+	for (pc = 0; pc < w->cnt; pc++) {
+		const struct hr_insn *in = &w->in[pc];
+		int cls = HR_CLASS(in->code), op = HR_OP(in->code);
+		int64_t t;
+
+		if (hr_insn_is_lddw(in)) {
+			pc++;
+			continue;
+		}
+		if (cls != HR_JMP && cls != HR_JMP32)
+			continue;
+		if (op == HR_EXIT)
+			continue;
+		if (pc + 1 < w->cnt)
+			w->prune_pt[pc + 1] = true;
+		if (op == HR_CALL)
+			continue;
+		t = (int64_t)pc + 1 +
+		    (op == HR_JA && cls == HR_JMP32 ? in->imm : in->off);
+		if (t >= 0 && t < w->cnt)
+			w->prune_pt[t] = true;
+	}
+}
+
+static void free_seen(struct walk *w)
+{
+	unsigned int i;
+
+	for (i = 0; w->seen && i < SEEN_BUCKETS; i++)
+		while (w->seen[i]) {
+			struct seen *e = w->seen[i];
+
+			w->seen[i] = e->next;
+			free(e);
+		}
+	free(w->seen);
+	free(w->prune_pt);
+}
+
+/* The read-modify-write atomics check_atomic_rmw takes, on 4 or 8 bytes,
+ * with their operands set; the load-acquire/store-release forms and
+ * anything odd are not followed. */
+static bool atomic_followed(const struct state *s, const struct hr_insn *in,
+			    int size)
+{
+	int op = in->imm & ~BPF_FETCH;
+
+	if (HR_CLASS(in->code) != HR_STX || (size != 4 && size != 8) ||
+	    s->r[in->src].t == R_NONE)
+		return false;
+	if (in->imm == BPF_XCHG)
+		return true;
+	if (in->imm == BPF_CMPXCHG)
+		return s->r[0].t != R_NONE;
+	return op == BPF_ADD || op == BPF_OR || op == BPF_AND || op == BPF_XOR;
+}
+
 static int walk_path(struct walk *w, struct state *s)
 {
 	int ret = 0;
@@ -1581,6 +2328,8 @@ static int walk_path(struct walk *w, struct state *s)
 			ret = -1;
 			break;
 		}
+		if (w->seen && w->prune_pt[pc] && prune(w, s))
+			break;
 		if (++s->depth > INSN_LIMIT) {
 			fault(w, s, w->last_pc,
 			      "BPF program is too large. Processed "
@@ -1676,6 +2425,7 @@ static int walk_path(struct walk *w, struct state *s)
 
 			if (HR_MODE(in->code) != HR_MEM) {
 				if (HR_MODE(in->code) == HR_ATOMIC &&
+				    atomic_followed(s, in, size) &&
 				    (s->r[breg].t == R_STACK ||
 				     s->r[breg].t == R_VAL)) {
 					if (mem_access(w, s, pc, breg, in->off,
@@ -1743,8 +2493,16 @@ static int walk_path(struct walk *w, struct state *s)
 				break;
 			}
 			if (op == HR_EXIT && cls == HR_JMP) {
-				/* check_resource_leak (references, then
-				 * open sections) before check_return_code. */
+				/* check_resource_leak (a lock held,
+				 * references, then open sections) before
+				 * check_return_code. */
+				if (s->locked) {
+					fault(w, s, pc,
+					      "BPF_EXIT instruction in main "
+					      "prog cannot be used inside "
+					      "bpf_spin_lock-ed region");
+					goto end;
+				}
 				if (s->nrefs) {
 					fault(w, s, pc,
 					      "Unreleased reference id=%u "
@@ -1825,6 +2583,90 @@ end:
 	return ret;
 }
 
+/* The instructions a jump, call or fall-through can reach from @pc, for
+ * check_cfg's walk: 0, 1 or 2 of them into @to. */
+static int cfg_succ(const struct walk *w, uint32_t pc, int64_t to[2])
+{
+	const struct hr_insn *in = &w->in[pc];
+	int cls = HR_CLASS(in->code), op = HR_OP(in->code), n = 0;
+
+	if (hr_insn_is_lddw(in)) {
+		to[n++] = pc + 2;
+		if (in->src == HR_PSEUDO_FUNC)
+			to[n++] = (int64_t)pc + 1 + in->imm;
+		return n;
+	}
+	if (cls != HR_JMP && cls != HR_JMP32) {
+		to[n++] = pc + 1;
+		return n;
+	}
+	if (op == HR_EXIT)
+		return 0;
+	if (op == HR_CALL) {
+		to[n++] = pc + 1;
+		if (in->src == HR_CALL_LOCAL)
+			to[n++] = (int64_t)pc + 1 + in->imm;
+		return n;
+	}
+	if (op == HR_JA) {
+		to[n++] =
+			(int64_t)pc + 1 + (cls == HR_JMP32 ? in->imm : in->off);
+		return n;
+	}
+	to[n++] = pc + 1;
+	to[n++] = (int64_t)pc + 1 + in->off;
+	return n;
+}
+
+/* check_cfg's refusal of an instruction no path reaches, before any path
+ * is walked. Only the main function's own instructions are judged: the
+ * subprograms this loader links after it may differ from libbpf's. */
+static void check_cfg(struct walk *w, struct state *s)
+{
+	uint32_t *stack, n = 0, pc, end = w->cnt;
+	uint8_t *seen;
+	int64_t to[2];
+	int i, k;
+
+	for (pc = 0; pc < w->cnt; pc++) {
+		k = cfg_succ(w, pc, to);
+		if (hr_insn_is_lddw(&w->in[pc]) ||
+		    HR_OP(w->in[pc].code) == HR_CALL)
+			for (i = 1; i < k; i++)
+				if (to[i] > 0 && to[i] < end)
+					end = (uint32_t)to[i];
+		if (hr_insn_is_lddw(&w->in[pc]))
+			pc++;
+	}
+	seen = calloc(w->cnt, 1);
+	stack = malloc(w->cnt * sizeof(*stack));
+	if (!seen || !stack)
+		goto out;
+	seen[0] = 1;
+	stack[n++] = 0;
+	while (n) {
+		pc = stack[--n];
+		k = cfg_succ(w, pc, to);
+		for (i = 0; i < k; i++) {
+			if (to[i] < 0 || to[i] >= w->cnt || seen[to[i]])
+				continue;
+			seen[to[i]] = 1;
+			stack[n++] = (uint32_t)to[i];
+		}
+	}
+	for (pc = 0; pc < end; pc++) {
+		if (!seen[pc]) {
+			fault(w, s, pc, "unreachable insn %u", pc);
+			break;
+		}
+		if (hr_insn_is_lddw(&w->in[pc]))
+			pc++;
+	}
+out:
+	free(seen);
+	free(stack);
+}
+
 bool hr_check_calls_hints(const struct hr_prog *prog)
 {
 	uint32_t i;
@@ -1852,6 +2694,7 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	w.cnt = prog->cnt;
 	w.res = res;
 	w.dev_bound = dev_bound;
+	w.gpl = -1;
 	w.xdp = prog->type->kernel_type == HR_KPROG_XDP;
 	w.tc = prog->type->kernel_type == HR_KPROG_SCHED_CLS;
 	if (w.xdp) {
@@ -1871,8 +2714,26 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	}
 	w.pend = malloc(MAX_PENDING * sizeof(*w.pend));
 	w.visits = calloc(prog->cnt + 1, sizeof(*w.visits));
+	w.prune_pt = calloc(prog->cnt + 1, sizeof(*w.prune_pt));
+	w.seen = calloc(SEEN_BUCKETS, sizeof(*w.seen));
+	if (!w.prune_pt || !w.seen) {
+		free_seen(&w);
+		w.seen = NULL;
+		w.prune_pt = NULL;
+	} else {
+		mark_prune_points(&w);
+	}
+	if (prog->obj && prog->obj->nmaps) {
+		w.fields = calloc(prog->obj->nmaps, sizeof(*w.fields));
+		w.fields_read =
+			calloc(prog->obj->nmaps, sizeof(*w.fields_read));
+	}
 	s = calloc(1, sizeof(*s));
-	if (!w.pend || !s || !w.visits) {
+	if (!w.pend || !s || !w.visits ||
+	    (prog->obj && prog->obj->nmaps && (!w.fields || !w.fields_read))) {
+		free_seen(&w);
+		free(w.fields);
+		free(w.fields_read);
 		free(w.visits);
 		free(w.pend);
 		free(s);
@@ -1880,8 +2741,10 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	}
 	s->r[1] = (struct reg){ .t = R_CTX, .exact = true };
 	s->r[10] = (struct reg){ .t = R_STACK, .exact = true };
-	/* A hint kfunc anywhere is refused before any path is walked. */
-	if (!dev_bound && w.xdp && hr_check_calls_hints(prog)) {
+	/* A hint kfunc anywhere is refused before any path is walked (after
+	 * the license, which the walk's first kfunc call looks at). */
+	if (!dev_bound && w.xdp && hr_check_calls_hints(prog) &&
+	    license_gpl(&w)) {
 		for (uint32_t i = 0; i < prog->cnt; i++)
 			if (prog->insns[i].src == HR_CALL_KFUNC &&
 			    prog->insns[i].code == (HR_JMP | HR_CALL) &&
@@ -1892,12 +2755,19 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 				break;
 			}
 	}
+	if (!w.rejected)
+		check_cfg(&w, s);
 	w.pend[w.npend++] = *s;
 	while (w.npend && !w.rejected) {
 		*s = w.pend[--w.npend];
 		if (walk_path(&w, s))
 			break;
 	}
+	if (!w.rejected && !w.unknown && w.pruned && w.work > PRUNED_WORK_MAX)
+		set_unknown(&w, w.last_pc,
+			    "a walk this long may exceed the kernel's "
+			    "instruction budget (its pruning differs)");
+	free_seen(&w);
 	if (!w.rejected && w.unknown) {
 		res->verdict = HR_CHECK_UNKNOWN;
 		snprintf(res->reason, sizeof(res->reason),
@@ -1907,6 +2777,8 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	} else if (!w.rejected) {
 		res->verdict = HR_CHECK_ACCEPT;
 	}
+	free(w.fields);
+	free(w.fields_read);
 	free(w.visits);
 	free(w.pend);
 	free(s);

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A map value's special fields from the object's BTF, as the kernel's
+ * btf_parse_fields looks for them (kernel/bpf/btf.c): here only one kind
+ * is placed exactly, a struct bpf_spin_lock among the value's own
+ * members; any other special struct, a pointer member (a kptr if tagged)
+ * or a special struct nested deeper makes the answer "unsure", so the
+ * verdict stays unknown where it would matter.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "check/fields.h"
+#include "loader/btf_value.h"
+
+#define MAX_DEPTH 8
+
+static const char *const special_structs[] = {
+	"bpf_spin_lock", "bpf_res_spin_lock", "bpf_timer",   "bpf_wq",
+	"bpf_list_head", "bpf_list_node",     "bpf_rb_root", "bpf_rb_node",
+	"bpf_refcount",	 "bpf_task_work",
+};
+
+static bool is_special(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(special_structs) / sizeof(special_structs[0]);
+	     i++)
+		if (!strcmp(name, special_structs[i]))
+			return true;
+	return false;
+}
+
+/* @id with typedefs and qualifiers skipped (type tags too: a tagged
+ * pointer is still a pointer). */
+static const struct btf_type *skip_mods(const struct btf *btf, __u32 *id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, *id);
+
+	while (t &&
+	       (btf_is_mod(t) || btf_is_typedef(t) || btf_is_type_tag(t))) {
+		*id = t->type;
+		t = btf__type_by_id(btf, *id);
+	}
+	return t;
+}
+
+static void scan_type(const struct btf *btf, __u32 id, int off, int depth,
+		      struct hr_map_fields *f);
+
+static void scan_members(const struct btf *btf, const struct btf_type *t,
+			 int off, int depth, struct hr_map_fields *f)
+{
+	const struct btf_member *m = btf_members(t);
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		scan_type(btf, m->type, off + btf_member_bit_offset(t, i) / 8,
+			  depth + 1, f);
+}
+
+static void scan_type(const struct btf *btf, __u32 id, int off, int depth,
+		      struct hr_map_fields *f)
+{
+	const struct btf_type *t = skip_mods(btf, &id);
+	const char *name;
+
+	if (!t || depth > MAX_DEPTH) {
+		f->unsure = true;
+		return;
+	}
+	if (btf_is_ptr(t)) {
+		f->unsure = true;
+		return;
+	}
+	if (btf_is_array(t)) {
+		/* An array of plain data holds nothing special; look at
+		 * its element once. */
+		scan_type(btf, btf_array(t)->type, off, depth + 1, f);
+		return;
+	}
+	if (!btf_is_composite(t))
+		return;
+	name = btf__name_by_offset(btf, t->name_off);
+	if (name && is_special(name)) {
+		if (depth == 1 && !strcmp(name, "bpf_spin_lock") &&
+		    f->lock_off < 0)
+			f->lock_off = off;
+		else
+			f->unsure = true;
+		return;
+	}
+	scan_members(btf, t, off, depth, f);
+}
+
+void hr_check_map_fields(const char *path, const char *map_name,
+			 struct hr_map_fields *f)
+{
+	struct btf *btf = NULL;
+	__u32 key_id = 0, value_id = 0;
+	const struct btf_type *t;
+	int ret;
+
+	f->lock_off = -1;
+	f->unsure = false;
+	if (!path || hr_btf_value_open(path, &btf)) {
+		/* No BTF: the kernel finds no fields either. */
+		return;
+	}
+	ret = hr_btf_value_map_types(btf, map_name, &key_id, &value_id);
+	if (ret) {
+		/* Not in the BTF (a global data section with no named
+		 * variable): libbpf gives the kernel no value type, so no
+		 * fields either. */
+		f->unsure = ret != -ENOENT;
+		goto out;
+	}
+	if (!value_id)
+		goto out;
+	t = skip_mods(btf, &value_id);
+	if (t && btf_is_datasec(t)) {
+		const struct btf_var_secinfo *v = btf_var_secinfos(t);
+		int i;
+
+		/* Global data: fields are allowed there, not followed. */
+		for (i = 0; i < btf_vlen(t); i++, v++) {
+			struct hr_map_fields g = { .lock_off = -1 };
+			const struct btf_type *var =
+				btf__type_by_id(btf, v->type);
+
+			if (!var) {
+				f->unsure = true;
+				continue;
+			}
+			scan_type(btf, var->type, 0, 1, &g);
+			if (g.unsure || g.lock_off >= 0)
+				f->unsure = true;
+		}
+		goto out;
+	}
+	scan_type(btf, value_id, 0, 0, f);
+out:
+	btf__free(btf);
+}
