@@ -48,7 +48,8 @@ static void syn(bool v6, const uint8_t *opt, uint32_t optlen)
 	th[12] = (uint8_t)(((20 + optlen) / 4) << 4);
 	th[13] = 0x02; /* SYN */
 	th[14] = 0xff;
-	memcpy(th + 20, opt, optlen);
+	if (optlen)
+		memcpy(th + 20, opt, optlen);
 	pkt[1] = (uint8_t)(20 + optlen);
 }
 
