@@ -31,20 +31,17 @@
 #define CT_TIMEOUT_MAX 0x7fffffffull
 
 /* struct nf_conn as Linux 6.18 lays it out on x86-64 (pahole). */
-const struct hr_ct_layout hr_ct_layout_6_18 = {
-	.size = 248,
-	.use = 0,
-	.timeout = 8,
-	.zone = 12,
-	.tuplehash = 16,
-	.hash_size = 56,
-	.hash_tuple = 16,
-	.status = 128,
-	.mark = 168,
-	.proto = 184,
-	.proto_size = 64,
-	.tcp_state = 184 + 40,
-};
+/* As a macro, so that the table's static initializer can name it too
+ * (a const object is not a constant expression to every compiler). */
+#define HR_CT_LAYOUT_6_18                                                   \
+	{                                                                   \
+		.size = 248, .use = 0, .timeout = 8, .zone = 12,            \
+		.tuplehash = 16, .hash_size = 56, .hash_tuple = 16,         \
+		.status = 128, .mark = 168, .proto = 184, .proto_size = 64, \
+		.tcp_state = 184 + 40,                                      \
+	}
+
+const struct hr_ct_layout hr_ct_layout_6_18 = HR_CT_LAYOUT_6_18;
 
 struct hr_ct {
 	struct hr_ct *next; /* in the table */
@@ -58,7 +55,7 @@ static struct {
 	pthread_mutex_t lock;
 	struct hr_ct *head;
 	struct hr_ct_layout lay;
-} tab = { .lock = PTHREAD_MUTEX_INITIALIZER, .lay = hr_ct_layout_6_18 };
+} tab = { .lock = PTHREAD_MUTEX_INITIALIZER, .lay = HR_CT_LAYOUT_6_18 };
 
 uint64_t hr_jiffies64(void)
 {
