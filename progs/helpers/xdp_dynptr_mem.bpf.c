@@ -3,8 +3,8 @@
  * Local dynptrs (bpf_dynptr_from_mem) over a map value and over global
  * data (the kernel takes no stack memory for one), with the arguments the test puts in the packet's first bytes:
  * [0] the dynptr's size (0..64), [1] flags for bpf_dynptr_from_mem, [2]
- * the write offset, [3] the read offset, [4] bpf_dynptr_data's offset,
- * [5] its length (0..16), [6] flags for the write, [7] the adjust
+ * the write offset, [3] the read offset, [4] bpf_dynptr_data's offset
+ * (for 8 bytes, and for none), [6] flags for the write, [7] the adjust
  * start. Every return and the map value's bytes are written back over the
  * packet from byte 16 on.
  */
@@ -29,7 +29,7 @@ struct {
 __u8 gbuf[32];
 
 struct out {
-	__s64 ret[8];
+	__s64 ret[9];
 	__u8 read[8];
 	__u8 value[64];
 };
@@ -55,6 +55,7 @@ int dynptr_mem(struct xdp_md *ctx)
 	o.ret[0] = bpf_dynptr_from_mem(v->buf, size, a[1], &d);
 	o.ret[1] = bpf_dynptr_write(&d, a[2], (void *)src, sizeof(src), a[6]);
 	o.ret[2] = bpf_dynptr_read(o.read, sizeof(o.read), &d, a[3], 0);
+	o.ret[8] = bpf_dynptr_data(&d, a[4], 0) != 0;
 	p = bpf_dynptr_data(&d, a[4], 8);
 	o.ret[3] = p ? p[0] : -1;
 	if (p)

@@ -72,7 +72,7 @@ static uint8_t *meta_mem(struct hr_run *run, uint32_t at, uint32_t len,
 static uint8_t *local_mem(struct hr_run *run, const struct hr_dynptr *d,
 			  uint32_t at, uint32_t len, bool write)
 {
-	return hr_run_mem(run, d->data + at, len ? len : 1, write);
+	return hr_run_mem(run, d->data + at, len, write);
 }
 
 struct hr_dynptr *hr_dynptr_mem(struct hr_run *run, uint64_t addr)
@@ -425,8 +425,7 @@ static uint64_t dynptr_from_mem(uint64_t data, uint64_t size, uint64_t flags,
 {
 	struct hr_dynptr *d;
 
-	if (size && size <= HR_DYNPTR_MAX_SIZE &&
-	    !hr_run_mem(run, data, size, true))
+	if (size <= HR_DYNPTR_MAX_SIZE && !hr_run_mem(run, data, size, true))
 		return 0;
 	d = hr_dynptr_mem(run, ptr);
 	if (!d)

@@ -25,7 +25,8 @@ static void one(struct oracle *o, bool kernel, const uint8_t a[8],
 				 .data = pkt,
 				 .size = sizeof(pkt) };
 	struct oracle_result r;
-	int64_t ret[2];
+	int64_t ret[2], data0;
+	uint32_t size = a[0] > 64 ? 64 : a[0];
 	char label[96];
 
 	memset(pkt, 0, sizeof(pkt));
@@ -36,10 +37,15 @@ static void one(struct oracle *o, bool kernel, const uint8_t a[8],
 	CHECK(oracle_run_headroom(o, &c, &r) == 0 && r.retval == XDP_PASS,
 	      "%s: run", label);
 	memcpy(ret, r.out + 16, sizeof(ret));
+	memcpy(&data0, r.out + 16 + 8 * 8, sizeof(data0));
 	CHECK(ret[0] == want_from && ret[1] == want_write,
 	      "%s: from_mem %lld write %lld, want %lld %lld", label,
 	      (long long)ret[0], (long long)ret[1], (long long)want_from,
 	      (long long)want_write);
+	/* bpf_dynptr_data of no bytes: a pointer wherever the offset is
+	 * within the dynptr, its end included. */
+	CHECK(data0 == (!a[1] && a[4] <= size), "%s: data of 0 bytes %lld",
+	      label, (long long)data0);
 	if (kernel)
 		CHECK(oracle_check(o, &c, label) == 1, "%s differs", label);
 }
@@ -62,6 +68,10 @@ static void cases(struct oracle *o, bool kernel)
 		{ { 64, 1, 0, 0, 0, 0, 0, 0 }, -EINVAL, -EINVAL },
 		{ { 64, 0x80, 0, 0, 0, 0, 0, 0 }, -EINVAL, -EINVAL },
 		{ { 63, 0, 55, 3, 60, 0, 0, 5 }, 0, 0 },
+		/* No bytes at the very end: bpf_dynptr_data is not NULL. */
+		{ { 64, 0, 0, 0, 64, 0, 0, 0 }, 0, 0 },
+		{ { 16, 0, 0, 0, 16, 0, 0, 0 }, 0, 0 },
+		{ { 16, 0, 0, 0, 17, 0, 0, 0 }, 0, 0 },
 	};
 	size_t i;
 
