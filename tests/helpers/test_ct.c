@@ -512,17 +512,6 @@ static void layout(void)
 	btf__free(btf);
 }
 
-/* Runs ct_forged.o's program with selector @sel; the abort reason. */
-static int forged(struct hr_prog *p, uint8_t sel, int engine)
-{
-	uint8_t in[64] = { [14] = sel };
-	HR_OPTS(hr_test_run_opts, o, .data_in = in, .data_size_in = sizeof(in),
-		.engine = engine);
-
-	CHECK_EQ(hr_prog_test_run(p, &o), 0);
-	return o.abort;
-}
-
 /* What the verifier refuses ends the run; a reference never released is
  * let go at the end (SAN=1 would see the entry leak otherwise). */
 static void containment(void)
@@ -543,12 +532,12 @@ static void containment(void)
 	p = obj ? hr_object_find_prog(obj, "ct_forged") : NULL;
 	CHECK(p != NULL, "ct_forged");
 	for (eng = HR_ENGINE_INTERP; p && eng <= HR_ENGINE_JIT; eng++) {
-		CHECK_EQ(forged(p, 0, eng), HR_ABORT_NONE);
-		CHECK_EQ(forged(p, 1, eng), HR_ABORT_OOB_LOAD);
-		CHECK_EQ(forged(p, 2, eng), HR_ABORT_HELPER_ARG);
-		CHECK_EQ(forged(p, 3, eng), HR_ABORT_HELPER_ARG);
-		CHECK_EQ(forged(p, 4, eng), HR_ABORT_HELPER_ARG);
-		CHECK_EQ(forged(p, 5, eng), HR_ABORT_RDONLY);
+		CHECK_EQ(t_run_selector(p, 0, eng, NULL), HR_ABORT_NONE);
+		CHECK_EQ(t_run_selector(p, 1, eng, NULL), HR_ABORT_OOB_LOAD);
+		CHECK_EQ(t_run_selector(p, 2, eng, NULL), HR_ABORT_HELPER_ARG);
+		CHECK_EQ(t_run_selector(p, 3, eng, NULL), HR_ABORT_HELPER_ARG);
+		CHECK_EQ(t_run_selector(p, 4, eng, NULL), HR_ABORT_HELPER_ARG);
+		CHECK_EQ(t_run_selector(p, 5, eng, NULL), HR_ABORT_RDONLY);
 	}
 	hr_object_close(obj);
 	hr_ct_flush();

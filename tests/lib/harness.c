@@ -12,6 +12,7 @@
 #include <linux/bpf.h>
 
 #include "vm/engine.h"
+#include "headroom/test_run.h"
 
 unsigned int t_passed, t_failed;
 
@@ -183,4 +184,17 @@ int t_run_cmd(const char *cmd, char *out, size_t outsz)
 		;
 	st = pclose(p);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int t_run_selector(struct hr_prog *prog, uint8_t sel, int engine,
+		   uint32_t *retval)
+{
+	uint8_t in[64] = { [14] = sel };
+	HR_OPTS(hr_test_run_opts, o, .data_in = in, .data_size_in = sizeof(in),
+		.engine = engine);
+
+	CHECK_EQ(hr_prog_test_run(prog, &o), 0);
+	if (retval)
+		*retval = o.retval;
+	return o.abort;
 }

@@ -7,6 +7,7 @@
 #define HR_TESTS_HARNESS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 extern unsigned int t_passed, t_failed;
@@ -80,5 +81,16 @@ bool t_prog_by_design(const char *name, unsigned int what, const char **why);
  * status, or -1 when it could not run or did not exit.
  */
 int t_run_cmd(const char *cmd, char *out, size_t outsz);
+
+struct hr_prog;
+
+/*
+ * One test run of @prog under @engine over 64 zero bytes but @sel at
+ * byte 14 (the selector of the programs that forge pointers on purpose,
+ * ct_forged.o, dynptr_local_forged.o); the run's abort reason, and its
+ * return value in *@retval when not NULL. A failed run is a failed check.
+ */
+int t_run_selector(struct hr_prog *prog, uint8_t sel, int engine,
+		   uint32_t *retval);
 
 #endif /* HR_TESTS_HARNESS_H */
