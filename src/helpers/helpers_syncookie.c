@@ -42,9 +42,10 @@
 
 /* The MSS a cookie can say, by index (msstab of syncookies.c and of
  * net/ipv6/syncookies.c). */
-static const uint16_t msstab4[] = { 536, 1300, 1440, 1460 };
-static const uint16_t msstab6[] = { 1280 - 60, 1480 - 60, 1500 - 60,
-				    9000 - 60 };
+#define MSSTAB_LEN 4
+static const uint16_t msstab4[MSSTAB_LEN] = { 536, 1300, 1440, 1460 };
+static const uint16_t msstab6[MSSTAB_LEN] = { 1280 - 60, 1480 - 60, 1500 - 60,
+					      9000 - 60 };
 
 static uint64_t secret[2][2];
 static pthread_once_t secret_once = PTHREAD_ONCE_INIT;
@@ -60,8 +61,9 @@ static uint64_t rotl(uint64_t x, int b)
 	return (x << b) | (x >> (64 - b));
 }
 
-/* One SipHash-1-3 compression per 8 bytes: a keyed hash is all a cookie
- * needs here, the kernel's exact one being unreachable (its key). */
+/* SipHash's round, once per 8 bytes and once to finish, not SipHash
+ * itself: a keyed mix is all a cookie needs here, the kernel's exact
+ * hash being unreachable (its key). */
 static uint32_t keyed_hash(const uint64_t key[2], const uint8_t *in, size_t len)
 {
 	uint64_t v0 = key[0] ^ 0x736f6d6570736575ull;
@@ -190,7 +192,7 @@ static uint64_t raw_gen(uint64_t ip_ptr, uint64_t th_ptr, uint64_t th_len,
 			struct hr_run *run, bool v6)
 {
 	const uint16_t *tab = v6 ? msstab6 : msstab4;
-	uint32_t n = 4, len = (uint32_t)th_len, mssind;
+	uint32_t len = (uint32_t)th_len, mssind;
 	const uint8_t *ip, *th;
 	struct cookie_flow f;
 	uint16_t mss;
@@ -207,7 +209,7 @@ static uint64_t raw_gen(uint64_t ip_ptr, uint64_t th_ptr, uint64_t th_len,
 	mss = parse_mss(th + TCP_HLEN, (int)(len - TCP_HLEN));
 	if (!mss)
 		mss = v6 ? TCP6_MSS_CLAMP : TCP_MSS_DEFAULT;
-	for (mssind = n - 1; mssind; mssind--)
+	for (mssind = MSSTAB_LEN - 1; mssind; mssind--)
 		if (mss >= tab[mssind])
 			break;
 	flow_of(&f, ip, v6, th);
@@ -231,7 +233,7 @@ static uint64_t raw_check(uint64_t ip_ptr, uint64_t th_ptr, struct hr_run *run,
 		return 0;
 	flow_of(&f, ip, v6, th);
 	idx = cookie_index(&f, be32(th + 8) - 1, be32(th + 4) - 1);
-	return idx < 4 ? 0 : (uint64_t)-EACCES;
+	return idx < MSSTAB_LEN ? 0 : (uint64_t)-EACCES;
 }
 
 static uint64_t gen4(uint64_t iph, uint64_t th, uint64_t th_len, uint64_t r4,
