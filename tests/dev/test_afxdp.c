@@ -214,6 +214,8 @@ static void bound_hints(struct bpf_object *rec)
 	       (unsigned long long)rx_of(x));
 	CHECK(st.bound, "veth implements the metadata kfuncs");
 	CHECK(!st.zerocopy, "veth has no zero copy");
+	CHECK(st.need_wakeup, "need-wakeup is the default");
+	CHECK(!st.busy_poll, "busy polling only when asked");
 	CHECK_EQ(st.kern_redirect, NPORTS + nvlan);
 	CHECK_EQ(rx_of(x), st.kern_redirect);
 	CHECK_EQ(st.rx_no_meta, 0);
@@ -250,6 +252,52 @@ static void bound_hints(struct bpf_object *rec)
 	}
 	printf("rx_hash equal to the kernel's skb hash: %u of %u packets\n", ok,
 	       NPORTS + nvlan);
+out:
+	hr_dp_destroy(dp);
+	hr_object_close(uo);
+	CHECK(!dv_link_has_xdp(nsh, va), "no XDP left on %s", va);
+}
+
+/*
+ * The socket options: zero copy required on a veth (which has none)
+ * refuses the device and leaves nothing on the interface; copy mode asked
+ * for, need-wakeup off and busy polling on give a device that says so
+ * and carries traffic.
+ */
+static void socket_modes(void)
+{
+	char kobj[512];
+	HR_OPTS(hr_afxdp_opts, zc, .kern_obj = kobj, .zerocopy = 1);
+	HR_OPTS(hr_afxdp_opts, ao, .kern_obj = kobj, .zerocopy = -1,
+		.no_need_wakeup = true, .busy_poll = true);
+	HR_OPTS(hr_afxdp_stats, st);
+	struct hr_datapath *dp = NULL;
+	struct hr_dev *x = NULL;
+	struct hr_object *uo = dv_hopen("xsk_user.o");
+	int err;
+
+	snprintf(kobj, sizeof(kobj), "%s/xsk_hints.o", t_progs_dir());
+	if (!uo)
+		return;
+	CHECK_EQ(hr_dp_create(NULL, &dp), 0);
+	err = hr_dev_afxdp_create(dp, "xz", va, &zc, &x);
+	CHECK(err < 0, "zero copy required on a veth: %d", err);
+	CHECK(!dv_link_has_xdp(nsh, va), "no XDP left after the refusal");
+	err = hr_dev_afxdp_create(dp, "xb", va, &ao, &x);
+	CHECK(!err, "copy mode, busy polling: %s", strerror(-err));
+	if (err)
+		goto out;
+	hr_dev_attach_xdp(x, hr_object_find_prog(uo, "xsk_user_hints"));
+	CHECK_EQ(hr_dp_assign_queue(dp, x, 0, 0), 0);
+	CHECK_EQ(hr_dp_start(dp), 0);
+	send_from_p("10.77.0.2", PORT0 + 600, 4);
+	wait_rx(x, 4);
+	hr_dp_stop(dp);
+	CHECK_EQ(hr_dev_afxdp_stats(x, &st), 0);
+	CHECK(!st.zerocopy && !st.need_wakeup && st.busy_poll,
+	      "zerocopy %d need_wakeup %d busy_poll %d", st.zerocopy,
+	      st.need_wakeup, st.busy_poll);
+	CHECK_EQ(rx_of(x), 4);
 out:
 	hr_dp_destroy(dp);
 	hr_object_close(uo);
@@ -330,6 +378,7 @@ int main(void)
 	if (rec) {
 		bound_hints(rec);
 		generic_mode();
+		socket_modes();
 		bpf_object__close(rec);
 	}
 	/* Fill ring, RX ring and completions handed back at teardown. */
