@@ -55,6 +55,8 @@ struct bench_opts {
 	bool touch;
 	bool json;
 	bool stats;
+	unsigned long long trace; /* --trace N: packets followed */
+	const char *trace_filter; /* --trace-filter */
 	bool ipv6;
 	int proto;
 };

@@ -78,6 +78,9 @@ static const char usage[] =
 	"  --notouch              rxhash: never read the packet\n"
 	"  --stats, -s            also the datapath's xdp_redirect_cpu layout\n"
 	"  --json                 one JSON object a line (json-c)\n"
+	"  --trace N              follow the first N packets through every\n"
+	"                         stage, as headroom run --trace does\n"
+	"  --trace-filter F       which packets: dev=NAME,queue=N,skip=N,every=N\n"
 	"  --help                 this text\n";
 
 const char *bench_mode_name(enum bench_mode m)
@@ -196,6 +199,8 @@ enum {
 	OPT_TOUCH,
 	OPT_NOTOUCH,
 	OPT_JSON,
+	OPT_TRACE,
+	OPT_TRACE_FILTER,
 	OPT_HELP,
 };
 
@@ -223,6 +228,8 @@ static const struct option longopts[] = {
 	{ "notouch", no_argument, NULL, OPT_NOTOUCH },
 	{ "stats", no_argument, NULL, 's' },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "trace", required_argument, NULL, OPT_TRACE },
+	{ "trace-filter", required_argument, NULL, OPT_TRACE_FILTER },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -323,6 +330,13 @@ static int one_opt(int c, const char *arg, struct bench_opts *o)
 		break;
 	case OPT_JSON:
 		o->json = true;
+		break;
+	case OPT_TRACE:
+		ret = parse_u64("--trace", arg, 1, 1u << 20, &v);
+		o->trace = v;
+		break;
+	case OPT_TRACE_FILTER:
+		o->trace_filter = arg;
 		break;
 	default:
 		ret = HR_EXIT_USAGE;

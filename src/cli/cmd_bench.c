@@ -15,6 +15,7 @@
 
 #include "cli/bench.h"
 #include "cli/cli.h"
+#include "cli/run.h"
 
 static volatile sig_atomic_t bench_stop;
 
@@ -419,8 +420,17 @@ static int bench_run(struct bench *b)
 		       b->o.workers, b->o.workers == 1 ? "" : "s",
 		       b->o.duration ? "" : " (Ctrl-C to stop)");
 	bench_read(b, prev);
+	if (b->o.trace) {
+		struct run_trace_opts to = { .json = b->o.json,
+					     .filter = b->o.trace_filter };
+
+		ret = run_trace_start(NULL, b->o.trace, &to);
+		if (ret)
+			return ret;
+	}
 	ret = hr_dp_start(b->dp);
 	if (ret) {
+		run_trace_stop();
 		fprintf(stderr,
 			"headroom bench: cannot start the workers: "
 			"%s\n",
@@ -448,6 +458,8 @@ static int bench_run(struct bench *b)
 	hr_dev_close(b->in);
 	drain(b, cur);
 	hr_dp_stop(b->dp);
+	if (b->o.trace)
+		run_trace_stop();
 	bench_read(b, cur);
 	if (b->o.json)
 		summary_json(b, cur, cur->t - t0);

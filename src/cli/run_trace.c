@@ -259,13 +259,13 @@ int run_trace_start(struct run_topo *t, unsigned long long n,
 	to.json = o->json;
 	if (o->filter && parse_filter(o->filter)) {
 		fprintf(stderr,
-			"headroom run: --trace-filter '%s': want "
+			"headroom: --trace-filter '%s': want "
 			"dev=NAME,queue=N,skip=N,every=N\n",
 			o->filter);
 		return HR_EXIT_USAGE;
 	}
 	if (hr_trace_start(&opts)) {
-		fprintf(stderr, "headroom run: cannot start the trace\n");
+		fprintf(stderr, "headroom: cannot start the trace\n");
 		return HR_EXIT_USAGE;
 	}
 	return 0;

@@ -400,6 +400,33 @@ static void test_usage(void)
 	expect_usage("pass --rps 16", "out of range 0 .. 15");
 }
 
+/* bench --trace N: the first N packets, each through rx, xdp and free
+ * (JSON lines with the summary after them), and only those. */
+static void test_trace(void)
+{
+	int rc = bench("drop --count 40 --trace 3 --json"), rx = 0, xdp = 0;
+	struct json_object *o, *v;
+	char *line, *save = NULL;
+
+	CHECK(rc == 0, "bench drop --trace: exit %d", rc);
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		o = json_tokener_parse(line);
+		if (o && json_object_object_get_ex(o, "trace", &v) &&
+		    json_object_object_get_ex(o, "stage", &v)) {
+			rx += !strcmp(json_object_get_string(v), "rx");
+			xdp += !strcmp(json_object_get_string(v), "xdp");
+		}
+		json_object_put(o);
+	}
+	CHECK(rx == 3 && xdp == 3, "traced rx %d xdp %d, want 3 and 3", rx,
+	      xdp);
+	rc = bench("drop --count 10 --trace 0");
+	CHECK(rc == 2, "--trace 0: exit %d", rc);
+	rc = bench("drop --count 10 --trace 1 --trace-filter colour=red");
+	CHECK(rc == 2, "--trace-filter colour=red: exit %d", rc);
+}
+
 int main(void)
 {
 	const char *b = getenv("BUILD");
@@ -419,5 +446,6 @@ int main(void)
 	test_rps();
 	test_pcap();
 	test_sigint();
+	test_trace();
 	return t_done();
 }
