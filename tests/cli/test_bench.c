@@ -158,6 +158,7 @@ static void check_veth(struct json_object *s, const char *mode)
 static void test_redirect(void)
 {
 	struct json_object *s;
+	char prog[600];
 
 	s = run_json("redirect", "");
 	if (s)
@@ -172,6 +173,24 @@ static void test_redirect(void)
 			 u(s, "veth.xmit") + u(s, "veth.xmit_err"));
 	}
 	json_object_put(s);
+
+	/* --egress-prog: the user's devmap program on the entry; one of
+	 * another type, or no object at all, is refused. */
+	snprintf(prog, sizeof(prog),
+		 "--egress-prog %s/bench_devmap.o:"
+		 "bench_devmap_egress",
+		 t_progs_dir());
+	s = run_json("redirect-map", prog);
+	if (s)
+		check_veth(s, "redirect-map --egress-prog");
+	json_object_put(s);
+	snprintf(prog, sizeof(prog),
+		 "redirect-map --duration 0.2 --egress-prog %s/bench_action.o",
+		 t_progs_dir());
+	CHECK(bench(prog) != 0, "an XDP program taken as egress program");
+	CHECK(bench("redirect-map --duration 0.2 --egress-prog /nonexistent.o") !=
+		      0,
+	      "a missing egress object taken");
 }
 
 static void check_cpumap(struct json_object *s, const char *mode, bool pass)
