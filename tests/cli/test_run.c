@@ -21,7 +21,9 @@
 #include <linux/if_packet.h>
 #include <json-c/json.h>
 
+#include "dev_netns.h"
 #include "harness.h"
+#include "kernel_side.h"
 #include "dev/pcapng.h"
 
 #define NPKT 2000
@@ -352,9 +354,8 @@ static void test_sigint(void)
 /*
  * A real interface from the config: a TAP the run creates, the frames the
  * kernel sends on it received and dropped by XDP, the TAP gone after. The
- * frames are written to the TAP from the kernel side with AF_PACKET (the
- * kernel's own packets on it, IPv6 router solicitations and the like, may
- * add to them).
+ * frames are written to the TAP from the kernel side with AF_PACKET, in a
+ * namespace with IPv6 off so that they are the only ones.
  */
 static int tap_run(const char *cmd, const char *ifname)
 {
@@ -391,12 +392,18 @@ static int tap_run(const char *cmd, const char *ifname)
 
 static void test_tap_config(void)
 {
-	char cfg[512], out[512], cmd[8192], ifname[16], text[1024];
+	char cfg[512], out[512], cmd[8192], ifname[16], text[1024], ns[32];
 	char *buf;
 	int rc;
 
 	if (geteuid()) {
 		printf("note: no TAP config test (not root)\n");
+		return;
+	}
+	/* In a namespace with IPv6 off the kernel sends nothing of its own
+	 * on the TAP: the 5 frames are all there is. */
+	if (dv_ns_add("tap", ns) || dv_ns_enter(ns)) {
+		CHECK(0, "namespace for the TAP config");
 		return;
 	}
 	snprintf(ifname, sizeof(ifname), "hrrun%d", (int)getpid() % 100000);
@@ -417,12 +424,14 @@ static void test_tap_config(void)
 		const char *p = buf ? strstr(buf, "account: received ") : NULL;
 		unsigned long got = p ? strtoul(p + 18, NULL, 10) : 0;
 
-		CHECK(got >= 5, "TAP frames received: %lu of 5 sent (%s)", got,
+		CHECK(got == 5, "TAP frames received: %lu of 5 sent (%s)", got,
 		      buf ? buf : "");
 	}
 	free(buf);
 	snprintf(cmd, sizeof(cmd), "ip link show %s >/dev/null 2>&1", ifname);
 	CHECK(t_run_cmd(cmd, NULL, 0) != 0, "TAP %s left behind", ifname);
+	CHECK_EQ(dv_ns_enter(NULL), 0);
+	dv_cleanup();
 	/* A real interface needs its name. */
 	write_file(cfg, "devices:\n  t0: {kind: afxdp}\n");
 	snprintf(cmd, sizeof(cmd), "%s run %s 2>%s", bin, cfg, out);
@@ -432,6 +441,125 @@ static void test_tap_config(void)
 		      strstr(buf, "expected key 'ifname'"),
 	      "afxdp without ifname: %s", buf ? buf : "");
 	free(buf);
+}
+
+#define IFACE_FRAMES 10
+
+/* In the test's namespace: IFACE_FRAMES broadcast frames of a local
+ * experimental EtherType on @arg, the kernel's end of a veth pair. */
+static int send_on(void *arg)
+{
+	static const uint8_t eth[14] = { 0xff, 0xff, 0xff, 0xff, 0xff,
+					 0xff, 0x02, 0,	   0,	 0,
+					 0,    2,    0x88, 0xb5 };
+	struct sockaddr_ll to = { .sll_family = AF_PACKET };
+	uint8_t frame[60] = { 0 };
+	int i, fd;
+
+	memcpy(frame, eth, sizeof(eth));
+	to.sll_ifindex = (int)if_nametoindex(arg);
+	fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (fd < 0 || to.sll_ifindex <= 0)
+		return 1;
+	for (i = 0; i < IFACE_FRAMES; i++) {
+		frame[14] = (uint8_t)i;
+		if (sendto(fd, frame, sizeof(frame), 0, (void *)&to,
+			   sizeof(to)) != sizeof(frame))
+			return 2;
+	}
+	close(fd);
+	return 0;
+}
+
+/* "  NAME  rx N ..." of the summary: N, or -1. */
+static long summary_rx(const char *out, const char *name)
+{
+	const char *p = out ? strstr(out, "summary after") : NULL;
+	char key[32];
+	size_t n = (size_t)snprintf(key, sizeof(key), "\n  %s ", name);
+
+	p = p ? strstr(p, key) : NULL;
+	if (!p)
+		return -1;
+	p += n;
+	while (*p == ' ')
+		p++;
+	return strncmp(p, "rx ", 3) ? -1 : strtol(p + 3, NULL, 10);
+}
+
+/*
+ * A config with an afxdp and an afpacket device, each on a veth of a
+ * namespace of the test's own (IPv6 off, so the kernel sends nothing of
+ * its own on them). Once the first statistics line shows the workers
+ * running, IFACE_FRAMES frames go in on each peer: each device receives
+ * exactly those, the books balance, and the afxdp device's kernel
+ * program is gone from its veth after the run.
+ */
+static void test_iface_config(void)
+{
+	char ns[32], cfg[512], cmd[8192], text[1024], line[512];
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f, *mem;
+	int st, ready = 0;
+
+	if (geteuid()) {
+		printf("note: no afxdp/afpacket config test (not root)\n");
+		CHECK(!getenv("HEADROOM_REQUIRE_KERNEL") ||
+			      strcmp(getenv("HEADROOM_REQUIRE_KERNEL"), "1"),
+		      "skipped under HEADROOM_REQUIRE_KERNEL=1");
+		return;
+	}
+	if (dv_ns_add("run", ns) ||
+	    t_sh("ip -n %s link add rxa type veth peer name rxb && "
+		 "ip -n %s link add rpa type veth peer name rpb && "
+		 "for l in rxa rxb rpa rpb; do ip -n %s link set $l up "
+		 "|| exit 1; done",
+		 ns, ns, ns)) {
+		CHECK(0, "namespace and veths for the interface config");
+		return;
+	}
+	snprintf(cfg, sizeof(cfg), "%s/ifaces.yaml", tmp);
+	snprintf(text, sizeof(text),
+		 "duration: 3\ninterval: 0.2\ndevices:\n"
+		 "  x0: {kind: afxdp, ifname: rxa, xdp: %s/bench_drop.o}\n"
+		 "  p0: {kind: afpacket, ifname: rpa, xdp: %s/bench_drop.o}\n",
+		 t_progs_dir(), t_progs_dir());
+	write_file(cfg, text);
+	snprintf(cmd, sizeof(cmd), "exec ip netns exec %s %s run %s 2>&1", ns,
+		 bin, cfg);
+	fflush(NULL);
+	f = popen(cmd, "r");
+	mem = open_memstream(&out, &len);
+	if (!f || !mem) {
+		CHECK(0, "popen %s: %s", cmd, strerror(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		fputs(line, mem);
+		/* The baseline statistics come after the workers started. */
+		if (!ready && strstr(line, "XDP-RX")) {
+			ready = 1;
+			CHECK_EQ(dv_wait(dv_fork_in(ns, send_on, "rxb")), 0);
+			CHECK_EQ(dv_wait(dv_fork_in(ns, send_on, "rpb")), 0);
+		}
+	}
+	st = pclose(f);
+	fclose(mem);
+	CHECK(ready, "no statistics line: %s", out ? out : "");
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "run exited %#x: %s", st,
+	      out ? out : "");
+	CHECK(out && strstr(out, "the books balance"), "books: %s",
+	      out ? out : "");
+	CHECK(summary_rx(out, "x0") == IFACE_FRAMES,
+	      "afxdp x0 received %ld of %d: %s", summary_rx(out, "x0"),
+	      IFACE_FRAMES, out ? out : "");
+	CHECK(summary_rx(out, "p0") == IFACE_FRAMES,
+	      "afpacket p0 received %ld of %d: %s", summary_rx(out, "p0"),
+	      IFACE_FRAMES, out ? out : "");
+	CHECK(!dv_link_has_xdp(ns, "rxa"), "XDP left on rxa after the run");
+	free(out);
+	dv_cleanup();
 }
 
 struct bad_cfg {
@@ -552,6 +680,7 @@ int main(void)
 	test_rps_config();
 	test_sigint();
 	test_tap_config();
+	test_iface_config();
 	test_config_errors();
 	test_bad_flags();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
