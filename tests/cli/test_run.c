@@ -17,8 +17,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <net/if.h>
-#include <sys/socket.h>
-#include <linux/if_packet.h>
 #include <json-c/json.h>
 
 #include "dev_netns.h"
@@ -359,15 +357,9 @@ static void test_sigint(void)
  */
 static int tap_run(const char *cmd, const char *ifname)
 {
-	static const uint8_t eth[14] = { 0xff, 0xff, 0xff, 0xff, 0xff,
-					 0xff, 0x02, 0,	   0,	 0,
-					 0,    1,    0x08, 0 };
-	struct sockaddr_ll to = { .sll_family = AF_PACKET };
-	uint8_t frame[60] = { 0 };
-	int i, fd, st;
+	int i, st;
 	pid_t pid;
 
-	memcpy(frame, eth, sizeof(eth));
 	fflush(NULL);
 	pid = fork();
 	if (!pid) {
@@ -376,15 +368,8 @@ static int tap_run(const char *cmd, const char *ifname)
 	}
 	for (i = 0; i < 100 && !if_nametoindex(ifname); i++)
 		usleep(20000);
-	to.sll_ifindex = (int)if_nametoindex(ifname);
-	CHECK(to.sll_ifindex > 0, "the run made no TAP %s", ifname);
-	fd = socket(AF_PACKET, SOCK_RAW, 0);
-	for (i = 0; fd >= 0 && to.sll_ifindex > 0 && i < 5; i++)
-		CHECK_EQ(sendto(fd, frame, sizeof(frame), 0, (void *)&to,
-				sizeof(to)),
-			 sizeof(frame));
-	if (fd >= 0)
-		close(fd);
+	CHECK(if_nametoindex(ifname) > 0, "the run made no TAP %s", ifname);
+	CHECK_EQ(dv_send_frames(ifname, 5, 0x0800), 0);
 	if (waitpid(pid, &st, 0) != pid)
 		return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
@@ -445,30 +430,11 @@ static void test_tap_config(void)
 
 #define IFACE_FRAMES 10
 
-/* In the test's namespace: IFACE_FRAMES broadcast frames of a local
- * experimental EtherType on @arg, the kernel's end of a veth pair. */
+/* In the test's namespace: IFACE_FRAMES frames on @arg, the kernel's end
+ * of a veth pair. */
 static int send_on(void *arg)
 {
-	static const uint8_t eth[14] = { 0xff, 0xff, 0xff, 0xff, 0xff,
-					 0xff, 0x02, 0,	   0,	 0,
-					 0,    2,    0x88, 0xb5 };
-	struct sockaddr_ll to = { .sll_family = AF_PACKET };
-	uint8_t frame[60] = { 0 };
-	int i, fd;
-
-	memcpy(frame, eth, sizeof(eth));
-	to.sll_ifindex = (int)if_nametoindex(arg);
-	fd = socket(AF_PACKET, SOCK_RAW, 0);
-	if (fd < 0 || to.sll_ifindex <= 0)
-		return 1;
-	for (i = 0; i < IFACE_FRAMES; i++) {
-		frame[14] = (uint8_t)i;
-		if (sendto(fd, frame, sizeof(frame), 0, (void *)&to,
-			   sizeof(to)) != sizeof(frame))
-			return 2;
-	}
-	close(fd);
-	return 0;
+	return dv_send_frames(arg, IFACE_FRAMES, 0x88b5) ? 1 : 0;
 }
 
 /* "  NAME  rx N ..." of the summary: N, or -1. */

@@ -75,10 +75,11 @@ static int headroom_child(void *arg)
 	return 0;
 }
 
-static int ping_once(void *arg)
+#define SHUTDOWN_FRAMES 5
+
+static int send_frames(void *arg)
 {
-	return system("ping -c 3 -i 0.2 -W 1 10.80.0.2 >/dev/null 2>&1") ? 0 :
-									   0;
+	return dv_send_frames(vb, SHUTDOWN_FRAMES, 0x88b5) ? 1 : 0;
 }
 
 static void one(int sig)
@@ -98,7 +99,7 @@ static void one(int sig)
 	if (n == 1) {
 		CHECK(dv_link_has_xdp(nsh, va), "XDP attached while running");
 		CHECK(dv_link_exists(nsh, tp), "TAP up while running");
-		dv_wait(dv_fork_in(nsp, ping_once, NULL));
+		CHECK_EQ(dv_wait(dv_fork_in(nsp, send_frames, NULL)), 0);
 	}
 	kill(pid, sig);
 	rc = dv_wait(pid);
@@ -112,6 +113,10 @@ static void one(int sig)
 		CHECK_EQ(rc, 0);
 		CHECK(n > 0 && strstr(buf, "stopped by"),
 		      "counters printed on signal %d", sig);
+		snprintf(cmd, sizeof(cmd), ": rx %d dropped %d\n",
+			 SHUTDOWN_FRAMES, SHUTDOWN_FRAMES);
+		CHECK(strstr(buf, cmd), "signal %d: '%s', not '%s'", sig, buf,
+		      cmd);
 		printf("%s", buf);
 	}
 	CHECK(!dv_link_has_xdp(nsh, va), "no XDP on %s after signal %d", va,

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/ethtool.h>
+#include <linux/if_packet.h>
 #include <linux/sockios.h>
 
 #include "dev_netns.h"
@@ -164,4 +165,29 @@ struct hr_object *dv_hopen(const char *name)
 	if (hr_object_open(path, &oo, &o))
 		CHECK(0, "headroom: open %s: %s", path, err);
 	return o;
+}
+
+int dv_send_frames(const char *ifname, int n, uint16_t proto)
+{
+	struct sockaddr_ll to = { .sll_family = AF_PACKET };
+	uint8_t frame[60] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02 };
+	int i, fd, err = 0;
+
+	frame[11] = 2;
+	frame[12] = (uint8_t)(proto >> 8);
+	frame[13] = (uint8_t)proto;
+	to.sll_ifindex = (int)if_nametoindex(ifname);
+	if (to.sll_ifindex <= 0)
+		return -ENODEV;
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	for (i = 0; i < n && !err; i++) {
+		frame[14] = (uint8_t)i;
+		if (sendto(fd, frame, sizeof(frame), 0, (void *)&to,
+			   sizeof(to)) != (ssize_t)sizeof(frame))
+			err = errno ? -errno : -EIO;
+	}
+	close(fd);
+	return err;
 }

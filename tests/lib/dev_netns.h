@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* Makes namespace "hr-devices-<pid>-<tag>" into @name (32 bytes), with
@@ -33,6 +34,11 @@ int dv_tx_csum_off(const char *ifname);
 bool dv_link_exists(const char *ns, const char *ifname);
 /* Whether an XDP program is attached to @ifname in @ns. */
 bool dv_link_has_xdp(const char *ns, const char *ifname);
+
+/* @n broadcast frames of 60 bytes and EtherType @proto sent on @ifname
+ * (current namespace) with AF_PACKET, byte 14 numbering them; 0 or
+ * -errno. Where IPv6 is off (dv_ns_add) they are all the peer sees. */
+int dv_send_frames(const char *ifname, int n, uint16_t proto);
 
 struct hr_object;
 /* $BUILD/progs/@name opened by headroom (one CPU); NULL after a failed
