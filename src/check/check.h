@@ -43,6 +43,9 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
  * of function @func (nothing when there is none). */
 void hr_check_set_line(const char *path, const char *func,
 		       struct hr_check_result *res);
+/* The same for res->insn of @prog as linked, its subprograms too. */
+void hr_check_set_line_prog(const char *path, const struct hr_prog *prog,
+			    struct hr_check_result *res);
 
 /* Loads program @name of the object at @path into the live kernel
  * (device-bound on a veth of a netns of its own when @dev_bound) and

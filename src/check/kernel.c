@@ -23,6 +23,7 @@
 #include <bpf/libbpf.h>
 
 #include "check/check.h"
+#include "progs/prog.h"
 #include "loader/line_info.h"
 
 #define LOG_SIZE (1u << 22)
@@ -99,13 +100,14 @@ static void parse_log(const char *log, struct hr_check_result *res)
 	copy_line(res->reason, sizeof(res->reason), l);
 }
 
-void hr_check_set_line(const char *path, const char *name,
-		       struct hr_check_result *res)
+static void set_line(const char *path, const char *name,
+		     const struct hr_prog *prog, struct hr_check_result *res)
 {
 	struct hr_line_table t;
 	const struct hr_line *l;
 
-	if (res->insn < 0 || hr_line_table_load(path, name, &t))
+	if (res->insn < 0 || (prog ? hr_line_table_load_prog(path, prog, &t) :
+				     hr_line_table_load(path, name, &t)))
 		return;
 	l = hr_line_find(&t, (uint32_t)res->insn);
 	if (l) {
@@ -114,6 +116,18 @@ void hr_check_set_line(const char *path, const char *name,
 		res->line = l->line;
 	}
 	hr_line_table_free(&t);
+}
+
+void hr_check_set_line(const char *path, const char *name,
+		       struct hr_check_result *res)
+{
+	set_line(path, name, NULL, res);
+}
+
+void hr_check_set_line_prog(const char *path, const struct hr_prog *prog,
+			    struct hr_check_result *res)
+{
+	set_line(path, prog->name, prog, res);
 }
 
 static int load_one(const char *path, const char *name, int ifindex,

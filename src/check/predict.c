@@ -41,6 +41,9 @@
 #define MAX_REFS 4
 #define FUNC_MAX_ID 212 /* __BPF_FUNC_MAX_ID of 6.18 */
 #define LOOP_RING 8
+/* Call frames followed: the main function and two nested static calls
+ * (the kernel allows 8, MAX_CALL_FRAMES; deeper stays unknown here). */
+#define MAX_FRAMES 3
 
 enum rtype {
 	R_NONE, /* not initialized */
@@ -103,11 +106,21 @@ struct reg {
 	const struct hr_map *map;
 	uint32_t vsize;
 	bool rdonly;
+	uint8_t frameno; /* stack pointers: whose frame's stack */
 };
 
 struct slot {
 	bool spill; /* an 8-byte register spill */
 	struct reg r;
+};
+
+/* A caller's frame while its callee runs: its registers as the call left
+ * them (R0-R5 not initialized), its stack, where to return. */
+struct frame {
+	struct reg r[HR_NREGS];
+	struct slot s[MAX_STACK / 8];
+	uint32_t callsite;
+	uint16_t func; /* index in prog->funcs */
 };
 
 struct state {
@@ -132,7 +145,49 @@ struct state {
 	uint32_t lh_pc[LOOP_RING];
 	uint64_t lh_hash[LOOP_RING];
 	unsigned int nlh;
+	/* The current frame is r and s above; its callers wait in fr[0 ..
+	 * curframe - 1]. Last, so that a state of the main function may be
+	 * kept without them (struct seen). */
+	uint16_t func; /* the current frame's function */
+	uint8_t curframe;
+	struct frame fr[MAX_FRAMES - 1];
 };
+
+/* Bytes of @s that matter: its caller frames in use, no more. */
+static size_t state_size(const struct state *s)
+{
+	return offsetof(struct state, fr) + s->curframe * sizeof(struct frame);
+}
+
+static struct reg *frame_regs(struct state *s, unsigned int k)
+{
+	return k == s->curframe ? s->r : s->fr[k].r;
+}
+
+static struct slot *frame_slots(struct state *s, unsigned int k)
+{
+	return k == s->curframe ? s->s : s->fr[k].s;
+}
+
+/* Every register and spilled register of every frame, one a call (*it
+ * from 0), as the kernel's bpf_for_each_reg_in_vstate; NULL at the end. */
+static struct reg *each_reg(struct state *s, unsigned int *it)
+{
+	const unsigned int per = HR_NREGS + MAX_STACK / 8;
+
+	while (*it < per * (s->curframe + 1u)) {
+		unsigned int k = *it / per, i = *it % per;
+		struct slot *sl;
+
+		(*it)++;
+		if (i < HR_NREGS)
+			return &frame_regs(s, k)[i];
+		sl = &frame_slots(s, k)[i - HR_NREGS];
+		if (sl->spill)
+			return &sl->r;
+	}
+	return NULL;
+}
 
 /* A state met at a prune point, kept to prune the same one met again. */
 struct seen {
@@ -173,6 +228,10 @@ struct walk {
 	bool rejected, unknown;
 	char unknown_why[160];
 	uint32_t unknown_pc;
+	/* Per function of prog->funcs: the deepest stack byte used (the
+	 * kernel's subprog stack_depth), and whether a path called it. */
+	uint32_t *func_depth;
+	bool *func_called;
 };
 
 static void set_unknown(struct walk *w, uint32_t pc, const char *fmt, ...)
@@ -272,46 +331,50 @@ static bool changes_pkt(int id)
 
 /* --- register and stack helpers ------------------------------------ */
 
-static struct slot *slot_at(struct state *s, int off)
+static struct slot *slot_at(struct state *s, const struct reg *fp, int off)
 {
-	return &s->s[(MAX_STACK + off) / 8];
+	return &frame_slots(s, fp->frameno)[(MAX_STACK + off) / 8];
 }
 
 /* Every packet pointer (registers and spills) forgotten, as
  * clear_all_pkt_pointers does: root's become unknown numbers. */
 static void clear_pkt(struct state *s)
 {
-	int i;
+	unsigned int it = 0;
+	struct reg *r;
 
-	for (i = 0; i < HR_NREGS; i++)
-		if (s->r[i].t == R_PKT || s->r[i].t == R_PKT_END ||
-		    s->r[i].t == R_META)
-			s->r[i] = scalar(0, UINT64_MAX, true);
-	for (i = 0; i < MAX_STACK / 8; i++)
-		if (s->s[i].spill &&
-		    (s->s[i].r.t == R_PKT || s->s[i].r.t == R_PKT_END ||
-		     s->s[i].r.t == R_META))
-			s->s[i].r = scalar(0, UINT64_MAX, true);
+	while ((r = each_reg(s, &it)))
+		if (r->t == R_PKT || r->t == R_PKT_END || r->t == R_META)
+			*r = scalar(0, UINT64_MAX, true);
 }
 
 /* Whether another register or spill holds scalar copy @id. */
-static bool id_shared(const struct state *s, int self, uint32_t id)
+static bool id_shared(struct state *s, int self, uint32_t id)
 {
-	int i, n = 0;
+	unsigned int it = 0;
+	struct reg *r;
 
 	if (!id)
 		return false;
-	for (i = 0; i < HR_NREGS; i++)
-		if (i != self && s->r[i].t == R_SCALAR && s->r[i].id == id)
-			n++;
-	for (i = 0; i < MAX_STACK / 8; i++)
-		if (s->s[i].spill && s->s[i].r.t == R_SCALAR &&
-		    s->s[i].r.id == id)
-			n++;
-	return n > 0;
+	while ((r = each_reg(s, &it)))
+		if (r != &s->r[self] && r->t == R_SCALAR && r->id == id)
+			return true;
+	return false;
 }
 
 /* --- memory accesses ----------------------------------------------- */
+
+/* The kernel's update_stack_depth: the deepest byte each function used,
+ * for check_max_stack_depth's sum over a call chain. */
+static void stack_used(struct walk *w, const struct state *s,
+		       const struct reg *fp, int64_t a)
+{
+	unsigned int f = fp->frameno == s->curframe ? s->func :
+						      s->fr[fp->frameno].func;
+
+	if (w->func_depth && a < 0 && (uint64_t)-a > w->func_depth[f])
+		w->func_depth[f] = (uint32_t)-a;
+}
 
 static int check_stack(struct walk *w, struct state *s, uint32_t pc, int regno,
 		       const struct reg *b, int off, int size, bool write)
@@ -325,6 +388,7 @@ static int check_stack(struct walk *w, struct state *s, uint32_t pc, int regno,
 	if (a < -MAX_STACK || a + size > 0)
 		return fault(w, s, pc, "invalid %s stack R%d off=%d size=%d",
 			     write ? "write to" : "read from", regno, a, size);
+	stack_used(w, s, b, a);
 	return 0;
 }
 
@@ -502,7 +566,14 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 		err = check_stack(w, s, pc, regno, b, off, size, write);
 		if (err)
 			return err;
-		sl = slot_at(s, a & ~7);
+		sl = slot_at(s, b, a & ~7);
+		if (write && val && val->t == R_STACK &&
+		    b->frameno < s->curframe) {
+			set_unknown(w, pc,
+				    "a stack pointer spilled into a "
+				    "caller's frame");
+			return -1;
+		}
 		if (write) {
 			if (size == 8 && val) {
 				sl->spill = true;
@@ -945,20 +1016,15 @@ static void narrow(struct reg *a, int op, uint64_t k, bool taken)
 /* Narrows every copy of scalar @id as @r was narrowed. */
 static void sync_copies(struct state *s, const struct reg *r)
 {
-	int i;
+	unsigned int it = 0;
+	struct reg *c;
 
 	if (!r->id)
 		return;
-	for (i = 0; i < HR_NREGS; i++)
-		if (s->r[i].t == R_SCALAR && s->r[i].id == r->id) {
-			s->r[i].lo = r->lo;
-			s->r[i].hi = r->hi;
-		}
-	for (i = 0; i < MAX_STACK / 8; i++)
-		if (s->s[i].spill && s->s[i].r.t == R_SCALAR &&
-		    s->s[i].r.id == r->id) {
-			s->s[i].r.lo = r->lo;
-			s->s[i].r.hi = r->hi;
+	while ((c = each_reg(s, &it)))
+		if (c->t == R_SCALAR && c->id == r->id) {
+			c->lo = r->lo;
+			c->hi = r->hi;
 		}
 }
 
@@ -967,7 +1033,9 @@ static void sync_copies(struct state *s, const struct reg *r)
  * comparison (@open) proves one byte less than the pointer's offset. */
 static void good_pkt(struct state *s, const struct reg *p, bool open)
 {
-	int i, range;
+	unsigned int it = 0;
+	struct reg *c;
+	int range;
 
 	if (p->off < 0 || (p->off == 0 && open) || p->hi > MAX_PKT_OFF)
 		return;
@@ -976,14 +1044,9 @@ static void good_pkt(struct state *s, const struct reg *p, bool open)
 	 * here: faults that rest on it are only "cannot tell". */
 	if (open)
 		s->soft = true;
-	for (i = 0; i < HR_NREGS; i++)
-		if (s->r[i].t == p->t && s->r[i].id == p->id &&
-		    s->r[i].range < range)
-			s->r[i].range = range;
-	for (i = 0; i < MAX_STACK / 8; i++)
-		if (s->s[i].spill && s->s[i].r.t == p->t &&
-		    s->s[i].r.id == p->id && s->s[i].r.range < range)
-			s->s[i].r.range = range;
+	while ((c = each_reg(s, &it)))
+		if (c->t == p->t && c->id == p->id && c->range < range)
+			c->range = range;
 }
 
 /* A comparison of a packet pointer with its end; 0 when handled (the
@@ -1073,9 +1136,10 @@ static int mem_arg(struct walk *w, struct state *s, uint32_t pc, int regno,
 				     "invalid %s stack R%d off=%lld size=%lld",
 				     write ? "write to" : "read from", regno,
 				     (long long)a, (long long)size);
+		stack_used(w, s, r, a);
 		if (write)
 			for (int64_t o = a & ~7; o < a + size; o += 8)
-				*slot_at(s, (int)o) = (struct slot){
+				*slot_at(s, r, (int)o) = (struct slot){
 					.r = scalar(0, UINT64_MAX, false)
 				};
 		return 0;
@@ -1423,15 +1487,13 @@ static void drop_ref(struct state *s, uint32_t id)
  * loader), and the reference gone. */
 static void release_ref(struct state *s, uint32_t id)
 {
-	int i;
+	unsigned int it = 0;
+	struct reg *r;
 
 	drop_ref(s, id);
-	for (i = 0; i < HR_NREGS; i++)
-		if (is_ptr(&s->r[i]) && s->r[i].id == id)
-			s->r[i] = scalar(0, UINT64_MAX, true);
-	for (i = 0; i < MAX_STACK / 8; i++)
-		if (s->s[i].spill && is_ptr(&s->s[i].r) && s->s[i].r.id == id)
-			s->s[i].r = scalar(0, UINT64_MAX, true);
+	while ((r = each_reg(s, &it)))
+		if (is_ptr(r) && r->id == id)
+			*r = scalar(0, UINT64_MAX, true);
 }
 
 /* A new reference for R0 at @pc: check_helper_call numbers the maybe-NULL
@@ -1552,7 +1614,8 @@ static int spin_lock_call(struct walk *w, struct state *s, uint32_t pc,
 
 /* do_check refuses every call but bpf_spin_unlock while a lock is held,
  * before it looks at the call itself; kfuncs the kernel lets through
- * there (the graph API) and bpf-to-bpf calls are not followed. */
+ * there (the graph API) and bpf-to-bpf calls (enter_func) are not
+ * followed. */
 static int call_while_locked(struct walk *w, struct state *s, uint32_t pc,
 			     const struct hr_insn *in)
 {
@@ -1630,10 +1693,6 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 		}
 		r0 = scalar(0, UINT64_MAX, false);
 		goto done;
-	}
-	if (in->src == HR_CALL_LOCAL) {
-		set_unknown(w, pc, "bpf-to-bpf calls are not followed");
-		return -1;
 	}
 	if (id <= 0 || id >= FUNC_MAX_ID)
 		return fault(w, s, pc, "invalid func unknown#%d", id);
@@ -1800,7 +1859,13 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 	case BPF_FUNC_tail_call:
 		/* check_resource_leak once the arguments pass; when the
 		 * call falls through, it returned void (R0 unset) and left
-		 * packet pointers valid (6.18, confirmed on the kernel). */
+		 * packet pointers valid (6.18, confirmed on the kernel). A
+		 * tail call from a subprogram has stack limits of its own
+		 * (check_max_stack_depth), not followed here. */
+		if (s->curframe) {
+			set_unknown(w, pc, "a tail call from a subprogram");
+			return -1;
+		}
 		if (s->r[1].t != R_CTX || s->r[1].off ||
 		    s->r[2].t != R_MAP_PTR ||
 		    s->r[2].map->attr.type != BPF_MAP_TYPE_PROG_ARRAY ||
@@ -1931,9 +1996,9 @@ static void null_mark(struct reg *r, uint32_t id, bool isnull)
 static int null_test(struct walk *w, struct state *fall, struct state *jump,
 		     const struct hr_insn *in, int op, int *known)
 {
-	struct reg *d = &fall->r[in->dst];
+	struct reg *d = &fall->r[in->dst], *r;
 	uint32_t id = d->id;
-	int i;
+	unsigned int it;
 	struct state *isnull, *notnull;
 
 	*known = -1;
@@ -1942,16 +2007,10 @@ static int null_test(struct walk *w, struct state *fall, struct state *jump,
 		return 1;
 	isnull = op == HR_JEQ ? jump : fall;
 	notnull = op == HR_JEQ ? fall : jump;
-	for (i = 0; i < HR_NREGS; i++) {
-		null_mark(&isnull->r[i], id, true);
-		null_mark(&notnull->r[i], id, false);
-	}
-	for (i = 0; i < MAX_STACK / 8; i++) {
-		if (isnull->s[i].spill)
-			null_mark(&isnull->s[i].r, id, true);
-		if (notnull->s[i].spill)
-			null_mark(&notnull->s[i].r, id, false);
-	}
+	for (it = 0; (r = each_reg(isnull, &it));)
+		null_mark(r, id, true);
+	for (it = 0; (r = each_reg(notnull, &it));)
+		null_mark(r, id, false);
 	/* A NULL socket or record holds no reference. */
 	drop_ref(isnull, id);
 	return 0;
@@ -2073,6 +2132,7 @@ static uint64_t reg_hash(uint64_t h, const struct reg *r)
 			   (uint64_t)r->lossy << 10 |
 			   (uint64_t)r->rdonly << 11);
 	h = mix(h, (uint32_t)r->off | (uint64_t)(uint32_t)r->range << 32);
+	h = mix(h, r->frameno);
 	/* Scalar copy ids are fresh each time round: left out. */
 	h = mix(h, r->t == R_SCALAR ? 0 : r->id);
 	h = mix(h, r->lo);
@@ -2080,17 +2140,29 @@ static uint64_t reg_hash(uint64_t h, const struct reg *r)
 	return mix(h, (uint64_t)(uintptr_t)r->map ^ r->vsize);
 }
 
+static uint64_t frame_hash(uint64_t h, const struct reg *r,
+			   const struct slot *sl)
+{
+	int i;
+
+	for (i = 0; i < HR_NREGS; i++)
+		h = reg_hash(h, &r[i]);
+	for (i = 0; i < MAX_STACK / 8; i++) {
+		h = mix(h, sl[i].spill);
+		h = reg_hash(h, &sl[i].r);
+	}
+	return h;
+}
+
 static uint64_t state_hash(const struct state *s)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 	int i;
 
-	for (i = 0; i < HR_NREGS; i++)
-		h = reg_hash(h, &s->r[i]);
-	for (i = 0; i < MAX_STACK / 8; i++) {
-		h = mix(h, s->s[i].spill);
-		h = reg_hash(h, &s->s[i].r);
-	}
+	h = frame_hash(h, s->r, s->s);
+	for (i = 0; i < s->curframe; i++)
+		h = mix(frame_hash(h, s->fr[i].r, s->fr[i].s),
+			s->fr[i].callsite);
 	for (i = 0; i < s->nrefs; i++)
 		h = mix(h, s->refs[i]);
 	/* refsafe(): states with other section depths are not equal. */
@@ -2140,7 +2212,8 @@ static int loop_head(struct walk *w, struct state *s, uint32_t from)
 /* Ids renamed in order of first appearance, so that two states that
  * differ only in how their ids were numbered compare equal. */
 struct id_map {
-	uint32_t from[2 * (HR_NREGS + MAX_STACK / 8 + MAX_REFS) + 2];
+	uint32_t from[2 * MAX_FRAMES * (HR_NREGS + MAX_STACK / 8) +
+		      2 * MAX_REFS + 2];
 	unsigned int n;
 };
 
@@ -2165,8 +2238,24 @@ static bool reg_same(const struct reg *a, const struct reg *b,
 	       a->maybe_nonnull == b->maybe_nonnull && a->lossy == b->lossy &&
 	       a->off == b->off && a->range == b->range && a->lo == b->lo &&
 	       a->hi == b->hi && a->map == b->map && a->vsize == b->vsize &&
-	       a->rdonly == b->rdonly &&
+	       a->rdonly == b->rdonly && a->frameno == b->frameno &&
 	       canon_id(ma, a->id) == canon_id(mb, b->id);
+}
+
+static bool frame_same(const struct reg *ar, const struct slot *as,
+		       const struct reg *br, const struct slot *bs,
+		       struct id_map *ma, struct id_map *mb)
+{
+	int i;
+
+	for (i = 0; i < HR_NREGS; i++)
+		if (!reg_same(&ar[i], &br[i], ma, mb))
+			return false;
+	for (i = 0; i < MAX_STACK / 8; i++)
+		if (as[i].spill != bs[i].spill ||
+		    !reg_same(&as[i].r, &bs[i].r, ma, mb))
+			return false;
+	return true;
 }
 
 /* Whether @a and @b lead to the same walk from here: every register,
@@ -2181,14 +2270,15 @@ static bool state_same(const struct state *a, const struct state *b)
 	    a->rcu != b->rcu || a->preempt != b->preempt ||
 	    a->locked != b->locked || a->lock_map != b->lock_map ||
 	    a->nlh != b->nlh || memcmp(a->lh_pc, b->lh_pc, sizeof(a->lh_pc)) ||
-	    memcmp(a->lh_hash, b->lh_hash, sizeof(a->lh_hash)))
+	    memcmp(a->lh_hash, b->lh_hash, sizeof(a->lh_hash)) ||
+	    a->curframe != b->curframe || a->func != b->func)
 		return false;
-	for (i = 0; i < HR_NREGS; i++)
-		if (!reg_same(&a->r[i], &b->r[i], &ma, &mb))
-			return false;
-	for (i = 0; i < MAX_STACK / 8; i++)
-		if (a->s[i].spill != b->s[i].spill ||
-		    !reg_same(&a->s[i].r, &b->s[i].r, &ma, &mb))
+	if (!frame_same(a->r, a->s, b->r, b->s, &ma, &mb))
+		return false;
+	for (i = 0; i < a->curframe; i++)
+		if (a->fr[i].callsite != b->fr[i].callsite ||
+		    !frame_same(a->fr[i].r, a->fr[i].s, b->fr[i].r, b->fr[i].s,
+				&ma, &mb))
 			return false;
 	for (i = 0; i < a->nrefs; i++)
 		if (a->ref_insn[i] != b->ref_insn[i] ||
@@ -2212,9 +2302,12 @@ static uint64_t prune_hash(const struct state *s)
 			h = mix(mix(mix(h, (uint64_t)i << 32 | s->s[i].r.t),
 				    s->s[i].r.lo),
 				s->s[i].r.hi);
+	for (i = 0; i < s->curframe; i++)
+		h = mix(h, s->fr[i].callsite);
 	return mix(h, (uint64_t)s->nrefs | (uint64_t)s->nlh << 8 |
 			      (uint64_t)s->soft << 40 |
-			      (uint64_t)s->locked << 41);
+			      (uint64_t)s->locked << 41 |
+			      (uint64_t)s->curframe << 42);
 }
 
 /* 1 when an equal state was met here before (this path adds nothing),
@@ -2231,11 +2324,12 @@ static int prune(struct walk *w, const struct state *s)
 		}
 	if (w->nseen >= SEEN_MAX)
 		return 0;
-	e = malloc(sizeof(*e));
+	/* Only the caller frames in use are kept (state_size). */
+	e = malloc(offsetof(struct seen, st) + state_size(s));
 	if (!e)
 		return 0;
 	e->hash = h;
-	e->st = *s;
+	memcpy(&e->st, s, state_size(s));
 	e->next = *b;
 	*b = e;
 	w->nseen++;
@@ -2303,6 +2397,117 @@ static bool atomic_followed(const struct state *s, const struct hr_insn *in,
 	if (in->imm == BPF_CMPXCHG)
 		return s->r[0].t != R_NONE;
 	return op == BPF_ADD || op == BPF_OR || op == BPF_AND || op == BPF_XOR;
+}
+
+/* --- bpf-to-bpf calls ---------------------------------------------------- */
+
+/* The function of prog->funcs starting at @pc, or -1. */
+static int func_at(const struct walk *w, int64_t pc)
+{
+	uint32_t i;
+
+	for (i = 0; w->prog->funcs && i < w->prog->nfuncs; i++)
+		if (w->prog->funcs[i].start == pc)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * A call of a static subprogram, as __check_func_call sets it up: the
+ * callee gets R1-R5, a stack of its own (R10), nothing else; the
+ * caller's R0-R5 are not initialized when it returns. A global function
+ * the kernel verifies on its own, from its BTF signature: not followed.
+ */
+static int enter_func(struct walk *w, struct state *s, uint32_t pc,
+		      const struct hr_insn *in)
+{
+	int64_t target = (int64_t)pc + 1 + in->imm;
+	int f = func_at(w, target);
+	struct frame *fr;
+	int i;
+
+	if (f < 0 || w->prog->funcs[f].global) {
+		set_unknown(w, pc,
+			    f < 0 ? "a call this check cannot place" :
+				    "a call of a global function (the "
+				    "kernel verifies it on its own)");
+		return -1;
+	}
+	if (s->locked || s->curframe + 1 >= MAX_FRAMES) {
+		set_unknown(w, pc,
+			    s->locked ? "a call while a bpf_spin_lock "
+					"is held" :
+					"calls nested deeper than this "
+					"check follows");
+		return -1;
+	}
+	fr = &s->fr[s->curframe];
+	memcpy(fr->r, s->r, sizeof(fr->r));
+	memcpy(fr->s, s->s, sizeof(fr->s));
+	fr->callsite = pc;
+	fr->func = s->func;
+	for (i = 0; i <= 5; i++)
+		fr->r[i] = (struct reg){ .t = R_NONE };
+	s->r[0] = (struct reg){ .t = R_NONE };
+	for (i = 6; i <= 9; i++)
+		s->r[i] = (struct reg){ .t = R_NONE };
+	memset(s->s, 0, sizeof(s->s));
+	s->curframe++;
+	s->r[10] = (struct reg){ .t = R_STACK,
+				 .exact = true,
+				 .frameno = s->curframe };
+	s->func = (uint16_t)f;
+	w->func_called[f] = true;
+	s->pc = (uint32_t)target;
+	return 0;
+}
+
+/*
+ * BPF_EXIT of a subprogram (prepare_func_exit): references, locks and
+ * sections carry over to the caller (check_resource_leak looks only at
+ * the main function's exit); R0 goes back as it is, but a pointer to a
+ * stack is refused, and the caller resumes after its call.
+ */
+static int leave_func(struct walk *w, struct state *s, uint32_t pc)
+{
+	struct reg r0 = s->r[0];
+	const struct frame *fr = &s->fr[s->curframe - 1];
+
+	if (r0.t == R_STACK) {
+		if (r0.frameno == s->curframe)
+			return fault(w, s, pc,
+				     "cannot return stack pointer to the "
+				     "caller");
+		set_unknown(w, pc, "a caller's stack pointer returned");
+		return -1;
+	}
+	memcpy(s->r, fr->r, sizeof(s->r));
+	memcpy(s->s, fr->s, sizeof(s->s));
+	s->r[0] = r0;
+	s->pc = fr->callsite + 1;
+	s->func = fr->func;
+	s->curframe--;
+	return 0;
+}
+
+/* check_max_stack_depth's sum, bounded from above by every function's
+ * deepest use (rounded to 32 bytes, the interpreter's granule; the JIT's
+ * 16 is finer): past 512 bytes the kernel may refuse the program. */
+static void check_stack_sum(struct walk *w)
+{
+	uint64_t sum = 0;
+	uint32_t i;
+
+	for (i = 0; w->func_depth && i < w->prog->nfuncs; i++)
+		if (!i || w->func_called[i])
+			sum += ((w->func_depth[i] ? w->func_depth[i] : 1) +
+				31u) &
+			       ~31u;
+	if (sum > MAX_STACK)
+		set_unknown(w, w->last_pc,
+			    "the calls' stacks together may exceed %d "
+			    "bytes",
+			    MAX_STACK);
 }
 
 static int walk_path(struct walk *w, struct state *s)
@@ -2487,9 +2692,19 @@ static int walk_path(struct walk *w, struct state *s)
 					set_unknown(w, pc, "callx");
 					goto end;
 				}
+				if (in->src == HR_CALL_LOCAL) {
+					if (enter_func(w, s, pc, in))
+						goto end;
+					break;
+				}
 				if (call(w, s, pc, in))
 					goto end;
 				s->pc++;
+				break;
+			}
+			if (op == HR_EXIT && cls == HR_JMP && s->curframe) {
+				if (leave_func(w, s, pc))
+					goto end;
 				break;
 			}
 			if (op == HR_EXIT && cls == HR_JMP) {
@@ -2723,6 +2938,16 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	} else {
 		mark_prune_points(&w);
 	}
+	if (prog->funcs && prog->nfuncs) {
+		w.func_depth = calloc(prog->nfuncs, sizeof(*w.func_depth));
+		w.func_called = calloc(prog->nfuncs, sizeof(*w.func_called));
+		if (!w.func_depth || !w.func_called) {
+			free(w.func_depth);
+			free(w.func_called);
+			w.func_depth = NULL;
+			w.func_called = NULL;
+		}
+	}
 	if (prog->obj && prog->obj->nmaps) {
 		w.fields = calloc(prog->obj->nmaps, sizeof(*w.fields));
 		w.fields_read =
@@ -2730,10 +2955,13 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	}
 	s = calloc(1, sizeof(*s));
 	if (!w.pend || !s || !w.visits ||
+	    (prog->funcs && prog->nfuncs && !w.func_depth) ||
 	    (prog->obj && prog->obj->nmaps && (!w.fields || !w.fields_read))) {
 		free_seen(&w);
 		free(w.fields);
 		free(w.fields_read);
+		free(w.func_depth);
+		free(w.func_called);
 		free(w.visits);
 		free(w.pend);
 		free(s);
@@ -2763,6 +2991,8 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 		if (walk_path(&w, s))
 			break;
 	}
+	if (!w.rejected && !w.unknown)
+		check_stack_sum(&w);
 	if (!w.rejected && !w.unknown && w.pruned && w.work > PRUNED_WORK_MAX)
 		set_unknown(&w, w.last_pc,
 			    "a walk this long may exceed the kernel's "
@@ -2779,6 +3009,8 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	}
 	free(w.fields);
 	free(w.fields_read);
+	free(w.func_depth);
+	free(w.func_called);
 	free(w.visits);
 	free(w.pend);
 	free(s);

@@ -46,14 +46,15 @@ struct check_opts {
 	const char *type;
 };
 
-static int src_text(const char *path, const char *func, int insn, char *buf,
-		    size_t n)
+static int src_text(const char *path, const char *func,
+		    const struct hr_prog *prog, int insn, char *buf, size_t n)
 {
 	struct hr_line_table t;
 	const struct hr_line *l;
 
 	buf[0] = 0;
-	if (insn < 0 || hr_line_table_load(path, func, &t))
+	if (insn < 0 || (prog ? hr_line_table_load_prog(path, prog, &t) :
+				hr_line_table_load(path, func, &t)))
 		return -ENOENT;
 	l = hr_line_find(&t, (uint32_t)insn);
 	if (l && l->src)
@@ -156,7 +157,7 @@ static int check_one(const char *path, const char *name,
 			hr_object_close(obj);
 			return HR_EXIT_LOAD;
 		}
-		hr_check_set_line(path, name, &pr);
+		hr_check_set_line_prog(path, prog, &pr);
 	}
 	if (co->kernel)
 		kerr = hr_check_kernel(path, name, dev_bound, &kr, NULL);
@@ -181,10 +182,10 @@ static int check_one(const char *path, const char *name,
 		char label[300];
 
 		snprintf(label, sizeof(label), "%s (%s): ", name, sec);
-		src_text(path, name, pr.insn, src, sizeof(src));
+		src_text(path, name, prog, pr.insn, src, sizeof(src));
 		print_text(label, &pr, src);
 		if (co->kernel && !kerr) {
-			src_text(path, name, kr.insn, src, sizeof(src));
+			src_text(path, name, prog, kr.insn, src, sizeof(src));
 			print_text("  kernel: ", &kr, NULL);
 		} else if (co->kernel) {
 			printf("  kernel: no verdict: %s\n", strerror(-kerr));

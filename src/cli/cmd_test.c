@@ -280,8 +280,8 @@ static const struct hr_line *abort_line(struct test_state *st, uint32_t pc)
 	if (!st->lines_loaded) {
 		st->lines_loaded = true;
 		path = hr_cli_spec_file(st->cfg->spec);
-		if (!path || hr_line_table_load(path, hr_prog_name(st->prog),
-						&st->lines))
+		if (!path ||
+		    hr_line_table_load_prog(path, st->prog, &st->lines))
 			memset(&st->lines, 0, sizeof(st->lines));
 		free(path);
 	}

@@ -219,6 +219,18 @@ static int check_info(struct hr_loader *ld, const char *what, const uint8_t *p,
 	return 0;
 }
 
+bool hr_ld_has_func_info(const struct hr_loader *ld)
+{
+	struct ext_hdr h = { 0 };
+
+	if (!ld->btf || !ld->btf_ext || ld->btf_ext_size < 24)
+		return false;
+	memcpy(&h, ld->btf_ext,
+	       ld->btf_ext_size < sizeof(h) ? ld->btf_ext_size : sizeof(h));
+	/* A record size, then at least one section's header and record. */
+	return h.magic == BTF_EXT_MAGIC && h.func_info_len > 4;
+}
+
 int hr_ld_check_btf_ext(struct hr_loader *ld)
 {
 	const uint8_t *data = ld->btf_ext;

@@ -506,6 +506,7 @@ static int load_prog(struct hr_loader *ld, uint32_t sec,
 	prog->type = s->type;
 	prog->expected_attach = s->attach;
 	prog->frags = s->frags;
+	prog->func_info = hr_ld_has_func_info(ld);
 	prog->obj = ld->obj;
 	if (!prog->name || !prog->sec) {
 		hr_prog_free(prog);

@@ -19,6 +19,7 @@
 #include <bpf/btf.h>
 
 #include "loader/line_info.h"
+#include "progs/prog.h"
 
 #define EXT_MAGIC 0xeB9F
 #define LINE_REC_MIN 16
@@ -34,6 +35,7 @@ static uint32_t rd32(const uint8_t *p)
 struct func_place {
 	char sec[128];
 	uint64_t off, size; /* bytes in the section */
+	uint32_t at; /* its first instruction, in the program */
 	const uint8_t *ext;
 	size_t ext_size;
 };
@@ -135,7 +137,7 @@ static int collect(const struct func_place *fp, struct hr_line_table *t)
 				return -ENOMEM;
 			t->v = nv;
 			l = &t->v[t->n++];
-			l->insn = (uint32_t)((ioff - fp->off) / 8);
+			l->insn = fp->at + (uint32_t)((ioff - fp->off) / 8);
 			l->file = btf__name_by_offset(t->btf, rd32(p + 4));
 			l->src = btf__name_by_offset(t->btf, rd32(p + 8));
 			l->line = rd32(p + 12) >> 10;
@@ -145,8 +147,29 @@ static int collect(const struct func_place *fp, struct hr_line_table *t)
 	return 0;
 }
 
-int hr_line_table_load(const char *path, const char *func,
-		       struct hr_line_table *t)
+/* The lines of each function linked into @prog, at its place there. */
+static int collect_funcs(const struct hr_prog *prog, struct func_place *fp,
+			 struct hr_line_table *t)
+{
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < prog->nfuncs; i++) {
+		const struct hr_prog_func *f = &prog->funcs[i];
+
+		if (!f->sec || strlen(f->sec) >= sizeof(fp->sec))
+			return -EINVAL;
+		strcpy(fp->sec, f->sec);
+		fp->off = (uint64_t)f->sec_insn * 8;
+		fp->size = (uint64_t)f->cnt * 8;
+		fp->at = f->start;
+		err = collect(fp, t);
+	}
+	return err;
+}
+
+static int load(const char *path, const char *func, const struct hr_prog *prog,
+		struct hr_line_table *t)
 {
 	struct func_place fp = { 0 };
 	Elf *elf;
@@ -168,6 +191,8 @@ int hr_line_table_load(const char *path, const char *func,
 		t->btf = btf__parse_elf(path, NULL);
 		if (!t->btf)
 			err = -errno ? -errno : -EINVAL;
+		else if (prog && prog->funcs && prog->nfuncs)
+			err = collect_funcs(prog, &fp, t);
 		else
 			err = collect(&fp, t);
 	}
@@ -176,6 +201,18 @@ int hr_line_table_load(const char *path, const char *func,
 	if (err)
 		hr_line_table_free(t);
 	return err;
+}
+
+int hr_line_table_load(const char *path, const char *func,
+		       struct hr_line_table *t)
+{
+	return load(path, func, NULL, t);
+}
+
+int hr_line_table_load_prog(const char *path, const struct hr_prog *prog,
+			    struct hr_line_table *t)
+{
+	return load(path, prog->name, prog, t);
 }
 
 const struct hr_line *hr_line_find(const struct hr_line_table *t, uint32_t insn)

@@ -11,9 +11,10 @@
 #include <stdint.h>
 
 struct btf;
+struct hr_prog;
 
 struct hr_line {
-	uint32_t insn; /* instruction index from the function's start */
+	uint32_t insn; /* instruction index from the program's start */
 	uint32_t line;
 	uint32_t col;
 	const char *file; /* into the table's BTF strings */
@@ -30,6 +31,11 @@ struct hr_line_table {
  * table when the object has no line info), or -errno. */
 int hr_line_table_load(const char *path, const char *func,
 		       struct hr_line_table *t);
+/* The lines of @prog as linked: its function's, then each subprogram's
+ * at the place the loader put it (libbpf's layout, so the kernel's
+ * instruction numbers); 0 or -errno. */
+int hr_line_table_load_prog(const char *path, const struct hr_prog *prog,
+			    struct hr_line_table *t);
 
 /* The line covering instruction @insn (the last record at or before it),
  * or NULL. */

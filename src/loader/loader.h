@@ -146,6 +146,9 @@ struct hr_map *hr_ld_map_at(const struct hr_loader *ld, uint32_t sec,
 /* btf_ext.c: every .BTF.ext subsection, count and instruction offset
  * lies inside the section and the code it names. 0 or -EINVAL. */
 int hr_ld_check_btf_ext(struct hr_loader *ld);
+/* Whether libbpf would hand the kernel func_info for the object's
+ * programs (BTF, and a .BTF.ext with func_info records). */
+bool hr_ld_has_func_info(const struct hr_loader *ld);
 
 /* reloc.c: resolves every CO-RE record of the object's code sections. */
 int hr_ld_core_prepare(struct hr_loader *ld);

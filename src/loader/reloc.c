@@ -26,6 +26,7 @@ struct link_func {
 	uint32_t start; /* first instruction, in the section */
 	uint32_t cnt;
 	uint32_t at; /* first instruction, in the program */
+	bool global; /* its symbol is not STB_LOCAL */
 };
 
 struct link {
@@ -73,7 +74,7 @@ static int link_grow(struct link *l, uint32_t need)
 
 /* Copies instructions [start, start + cnt) of @sec to the program's end. */
 static int append_func(struct link *l, uint32_t sec, uint32_t start,
-		       uint32_t cnt, uint32_t *at)
+		       uint32_t cnt, bool global, uint32_t *at)
 {
 	const struct hr_ld_sec *s = &l->ld->secs[sec];
 	struct link_func *f;
@@ -90,9 +91,11 @@ static int append_func(struct link *l, uint32_t sec, uint32_t start,
 	if (!f)
 		return hr_ld_error(l->ld, -ENOMEM, "out of memory");
 	l->funcs = f;
-	l->funcs[l->nfuncs++] = (struct link_func){
-		.sec = sec, .start = start, .cnt = cnt, .at = l->cnt
-	};
+	l->funcs[l->nfuncs++] = (struct link_func){ .sec = sec,
+						    .start = start,
+						    .cnt = cnt,
+						    .at = l->cnt,
+						    .global = global };
 	memcpy(l->insns + l->cnt, s->data + (size_t)start * HR_INSN_SZ,
 	       (size_t)cnt * HR_INSN_SZ);
 	for (i = 0; i < cnt; i++) {
@@ -155,7 +158,8 @@ static int target_pc(struct link *l, uint32_t pc, uint32_t sec, int64_t idx,
 				   "of '%s' is not inside a function",
 				   l->prog->sec, pc, (long long)idx, s->name);
 	ret = append_func(l, sec, (uint32_t)(fn->value / HR_INSN_SZ),
-			  (uint32_t)(fn->size / HR_INSN_SZ), &at);
+			  (uint32_t)(fn->size / HR_INSN_SZ),
+			  fn->bind != STB_LOCAL, &at);
 	if (ret)
 		return ret;
 	*out = at + (uint32_t)(idx - fn->value / HR_INSN_SZ);
@@ -405,6 +409,29 @@ static void link_free(struct link *l)
 	free(l->funcs);
 }
 
+/* The functions linked, for headroom check's call frames. */
+static int link_funcs(struct link *l, struct hr_prog *prog)
+{
+	uint32_t i;
+
+	prog->funcs = calloc(l->nfuncs, sizeof(*prog->funcs));
+	if (!prog->funcs)
+		return hr_ld_error(l->ld, -ENOMEM, "out of memory");
+	prog->nfuncs = l->nfuncs;
+	for (i = 0; i < l->nfuncs; i++) {
+		prog->funcs[i] = (struct hr_prog_func){
+			.start = l->funcs[i].at,
+			.cnt = l->funcs[i].cnt,
+			.sec = strdup(l->ld->secs[l->funcs[i].sec].name),
+			.sec_insn = l->funcs[i].start,
+			.global = l->funcs[i].global,
+		};
+		if (!prog->funcs[i].sec)
+			return hr_ld_error(l->ld, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
 int hr_ld_link_prog(struct hr_loader *ld, struct hr_prog *prog, uint32_t sec,
 		    const struct hr_ld_sym *func)
 {
@@ -425,13 +452,18 @@ int hr_ld_link_prog(struct hr_loader *ld, struct hr_prog *prog, uint32_t sec,
 				   (unsigned long long)func->value,
 				   (unsigned long long)func->size);
 	ret = append_func(&l, sec, (uint32_t)(func->value / HR_INSN_SZ),
-			  (uint32_t)(func->size / HR_INSN_SZ), &at);
+			  (uint32_t)(func->size / HR_INSN_SZ), false, &at);
 	/* l.cnt grows as subprograms are appended: they are relocated too. */
 	for (pc = 0; !ret && pc < l.cnt; pc++) {
 		ret = reloc_insn(&l, pc);
 		if (hr_insn_is_lddw(&l.insns[pc]))
 			pc++;
 	}
+	if (ret) {
+		link_free(&l);
+		return ret;
+	}
+	ret = link_funcs(&l, prog);
 	if (ret) {
 		link_free(&l);
 		return ret;

@@ -171,5 +171,8 @@ void hr_prog_free(struct hr_prog *prog)
 	free(prog->insns);
 	free(prog->calls);
 	free(prog->kfuncs);
+	for (uint32_t i = 0; prog->funcs && i < prog->nfuncs; i++)
+		free(prog->funcs[i].sec);
+	free(prog->funcs);
 	free(prog);
 }

@@ -67,6 +67,17 @@ struct hr_prog_type {
 extern const struct hr_prog_type hr_prog_type_xdp;
 extern const struct hr_prog_type hr_prog_type_tc;
 
+/* A function linked into a program: the program's own first, then each
+ * subprogram in the order the loader appended it (as libbpf does). */
+struct hr_prog_func {
+	uint32_t start, cnt; /* instructions of the program */
+	char *sec; /* the code section it came from */
+	uint32_t sec_insn; /* its first instruction there */
+	/* Global linkage (not static): the kernel verifies such a function
+	 * on its own, from its BTF signature, not in its caller's walk. */
+	bool global;
+};
+
 struct hr_prog {
 	char *name; /* function name */
 	char *sec; /* section name */
@@ -81,6 +92,13 @@ struct hr_prog {
 	/* Per instruction: the kfunc a call resolves to, NULL elsewhere
 	 * (several kfuncs share one fn; headroom check needs which). */
 	const struct hr_kfunc **kfuncs;
+	/* The functions linked in; NULL when the program was not linked
+	 * from an object (built from instructions). */
+	struct hr_prog_func *funcs;
+	uint32_t nfuncs;
+	/* The object gives the kernel func_info (BTF with .BTF.ext), which
+	 * it needs for callbacks (check_ld_imm). */
+	bool func_info;
 	struct hr_vm_prog vm;
 	struct hr_object *obj;
 };

@@ -126,7 +126,7 @@ static void check_prog(const char *path, const char *name)
 		hr_check_set_line(path, name, &pr);
 	} else {
 		CHECK_EQ(hr_check_predict_opts(prog, dev_bound, &pr), 0);
-		hr_check_set_line(path, name, &pr);
+		hr_check_set_line_prog(path, prog, &pr);
 	}
 	n_progs++;
 	CHECK(pr.verdict == (bad ? HR_CHECK_REJECT : HR_CHECK_ACCEPT),
