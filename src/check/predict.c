@@ -41,9 +41,9 @@
 #define MAX_REFS 4
 #define FUNC_MAX_ID 212 /* __BPF_FUNC_MAX_ID of 6.18 */
 #define LOOP_RING 8
-/* Call frames followed: the main function and two nested static calls
- * (the kernel allows 8, MAX_CALL_FRAMES; deeper stays unknown here). */
-#define MAX_FRAMES 3
+/* Call frames: the main function and seven nested calls, the kernel's
+ * MAX_CALL_FRAMES. */
+#define MAX_FRAMES 8
 
 enum rtype {
 	R_NONE, /* not initialized */
@@ -61,6 +61,7 @@ enum rtype {
 	R_RBUF, /* a ring buffer record (bpf_ringbuf_reserve) */
 	R_RBUF_OR_NULL,
 	R_OTHER, /* a pointer or value this model does not follow */
+	R_FUNC, /* a callback's address (ld_imm64 BPF_PSEUDO_FUNC) */
 };
 
 static const char *const rtype_name[] = {
@@ -71,7 +72,7 @@ static const char *const rtype_name[] = {
 	"map_value",   "map_value_or_null",
 	"sock",	       "sock_or_null",
 	"ringbuf_mem", "ringbuf_mem_or_null",
-	"?",
+	"?",	       "func",
 };
 
 /* The type a NULL test leaves on the not-NULL branch; R_NONE: not a
@@ -121,6 +122,10 @@ struct frame {
 	struct slot s[MAX_STACK / 8];
 	uint32_t callsite;
 	uint16_t func; /* index in prog->funcs */
+	/* This frame is a callback's: the helper calling it, and the
+	 * references held when it was entered. */
+	int16_t cb;
+	int16_t cb_refs;
 };
 
 struct state {
@@ -149,6 +154,8 @@ struct state {
 	 * curframe - 1]. Last, so that a state of the main function may be
 	 * kept without them (struct seen). */
 	uint16_t func; /* the current frame's function */
+	int16_t cb, cb_refs; /* as struct frame's, for the current frame */
+	bool cb_return; /* back at a callback's helper call from its exit */
 	uint8_t curframe;
 	struct frame fr[MAX_FRAMES - 1];
 };
@@ -756,6 +763,10 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 	if (d->t == R_NONE)
 		return fault(w, s, pc, "R%d !read_ok", in->dst);
 	/* Pointer arithmetic. */
+	if (d->t == R_FUNC || src.t == R_FUNC) {
+		set_unknown(w, pc, "arithmetic on a callback's address");
+		return -1;
+	}
 	if (is_ptr(d) || is_ptr(&src)) {
 		struct reg p, n;
 
@@ -1631,6 +1642,8 @@ static int call_while_locked(struct walk *w, struct state *s, uint32_t pc,
 		     "function calls are not allowed while holding a lock");
 }
 
+static int callback_call(struct walk *w, struct state *s, uint32_t pc, int id);
+
 /* A helper or kfunc call; 0 to go on, -1 when the path ends. */
 static int call(struct walk *w, struct state *s, uint32_t pc,
 		const struct hr_insn *in)
@@ -1885,6 +1898,12 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 					      "bpf_preempt_disable");
 		r0 = (struct reg){ .t = R_NONE };
 		break;
+	case BPF_FUNC_loop:
+	case BPF_FUNC_for_each_map_elem:
+		if (callback_call(w, s, pc, id))
+			return -1;
+		r0 = scalar(0, UINT64_MAX, true);
+		break;
 	case BPF_FUNC_spin_lock:
 	case BPF_FUNC_spin_unlock:
 		if (spin_lock_call(w, s, pc, id == BPF_FUNC_spin_lock))
@@ -1976,7 +1995,7 @@ static int push(struct walk *w, const struct state *s)
 		set_unknown(w, s->pc, "too many branches pending");
 		return -1;
 	}
-	w->pend[w->npend++] = *s;
+	memcpy(&w->pend[w->npend++], s, state_size(s));
 	return 0;
 }
 
@@ -2039,7 +2058,7 @@ static int cond(struct walk *w, struct state *s, struct state *jump,
 		src = konst(is32 ? (uint64_t)(uint32_t)in->imm :
 				   (uint64_t)(int64_t)in->imm);
 	}
-	*jump = *s;
+	memcpy(jump, s, state_size(s));
 	if (!is32 && HR_SRC(in->code) == HR_X &&
 	    !pkt_cmp(s, jump, op, in->dst, in->src, &known))
 		goto out;
@@ -2271,12 +2290,15 @@ static bool state_same(const struct state *a, const struct state *b)
 	    a->locked != b->locked || a->lock_map != b->lock_map ||
 	    a->nlh != b->nlh || memcmp(a->lh_pc, b->lh_pc, sizeof(a->lh_pc)) ||
 	    memcmp(a->lh_hash, b->lh_hash, sizeof(a->lh_hash)) ||
-	    a->curframe != b->curframe || a->func != b->func)
+	    a->curframe != b->curframe || a->func != b->func ||
+	    a->cb != b->cb || a->cb_refs != b->cb_refs)
 		return false;
 	if (!frame_same(a->r, a->s, b->r, b->s, &ma, &mb))
 		return false;
 	for (i = 0; i < a->curframe; i++)
 		if (a->fr[i].callsite != b->fr[i].callsite ||
+		    a->fr[i].cb != b->fr[i].cb ||
+		    a->fr[i].cb_refs != b->fr[i].cb_refs ||
 		    !frame_same(a->fr[i].r, a->fr[i].s, b->fr[i].r, b->fr[i].s,
 				&ma, &mb))
 			return false;
@@ -2357,6 +2379,11 @@ static void mark_prune_points(struct walk *w)
 			continue;
 		if (pc + 1 < w->cnt)
 			w->prune_pt[pc + 1] = true;
+		/* A callback's return comes back to its helper's call. */
+		if (op == HR_CALL && !in->src &&
+		    (in->imm == BPF_FUNC_loop ||
+		     in->imm == BPF_FUNC_for_each_map_elem))
+			w->prune_pt[pc] = true;
 		if (op == HR_CALL)
 			continue;
 		t = (int64_t)pc + 1 +
@@ -2412,6 +2439,28 @@ static int func_at(const struct walk *w, int64_t pc)
 	return -1;
 }
 
+/* setup_func_entry's limit on frames; a function already on the stack
+ * (recursion, which check_cfg refuses in its own words) is not followed.
+ * -1 when the path ends. */
+static int frame_entry_refused(struct walk *w, struct state *s, uint32_t pc,
+			       int f)
+{
+	unsigned int k;
+
+	for (k = 0; k < s->curframe; k++)
+		if (s->fr[k].func == f)
+			break;
+	if (k < s->curframe || s->func == f) {
+		set_unknown(w, pc, "a recursive call");
+		return -1;
+	}
+	if (s->curframe + 1 >= MAX_FRAMES)
+		return fault(w, s, pc,
+			     "the call stack of %d frames is too deep",
+			     s->curframe + 2);
+	return 0;
+}
+
 /*
  * A call of a static subprogram, as __check_func_call sets it up: the
  * callee gets R1-R5, a stack of its own (R10), nothing else; the
@@ -2433,19 +2482,20 @@ static int enter_func(struct walk *w, struct state *s, uint32_t pc,
 				    "kernel verifies it on its own)");
 		return -1;
 	}
-	if (s->locked || s->curframe + 1 >= MAX_FRAMES) {
-		set_unknown(w, pc,
-			    s->locked ? "a call while a bpf_spin_lock "
-					"is held" :
-					"calls nested deeper than this "
-					"check follows");
+	if (s->locked) {
+		set_unknown(w, pc, "a call while a bpf_spin_lock is held");
 		return -1;
 	}
+	if (frame_entry_refused(w, s, pc, f))
+		return -1;
 	fr = &s->fr[s->curframe];
 	memcpy(fr->r, s->r, sizeof(fr->r));
 	memcpy(fr->s, s->s, sizeof(fr->s));
 	fr->callsite = pc;
 	fr->func = s->func;
+	fr->cb = s->cb;
+	fr->cb_refs = s->cb_refs;
+	s->cb = 0;
 	for (i = 0; i <= 5; i++)
 		fr->r[i] = (struct reg){ .t = R_NONE };
 	s->r[0] = (struct reg){ .t = R_NONE };
@@ -2462,31 +2512,176 @@ static int enter_func(struct walk *w, struct state *s, uint32_t pc,
 	return 0;
 }
 
+/* A callback's exit: R0 a number in [0, 1] (callback_ret_range), and
+ * nothing held that it did not hold when called. */
+static int callback_exit_ok(struct walk *w, struct state *s, uint32_t pc)
+{
+	const struct reg *r0 = &s->r[0];
+
+	if (is_ptr(r0))
+		return fault(w, s, pc, "R0 not a scalar value");
+	if (r0->t != R_SCALAR || r0->hi > 1) {
+		set_unknown(w, pc, "a callback's return value");
+		return -1;
+	}
+	if (s->nrefs != s->cb_refs || s->locked) {
+		set_unknown(w, pc, "a callback returning with %s held",
+			    s->locked ? "a lock" : "a reference");
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * BPF_EXIT of a subprogram (prepare_func_exit): references, locks and
  * sections carry over to the caller (check_resource_leak looks only at
- * the main function's exit); R0 goes back as it is, but a pointer to a
- * stack is refused, and the caller resumes after its call.
+ * the main function's exit); a pointer to a stack is refused as R0. A
+ * plain call returns R0 to the caller, which resumes after its call; a
+ * callback goes back to the helper's call, which schedules it again
+ * (the kernel's way to walk "called any number of times").
  */
 static int leave_func(struct walk *w, struct state *s, uint32_t pc)
 {
 	struct reg r0 = s->r[0];
 	const struct frame *fr = &s->fr[s->curframe - 1];
+	bool cb = s->cb;
 
-	if (r0.t == R_STACK) {
-		if (r0.frameno == s->curframe)
-			return fault(w, s, pc,
-				     "cannot return stack pointer to the "
-				     "caller");
-		set_unknown(w, pc, "a caller's stack pointer returned");
+	/* Any stack's, the caller's own too (the kernel is conservative). */
+	if (r0.t == R_STACK)
+		return fault(w, s, pc,
+			     "cannot return stack pointer to the caller");
+	if (cb && callback_exit_ok(w, s, pc))
 		return -1;
-	}
 	memcpy(s->r, fr->r, sizeof(s->r));
 	memcpy(s->s, fr->s, sizeof(s->s));
+	s->func = fr->func;
+	s->cb = fr->cb;
+	s->cb_refs = fr->cb_refs;
+	s->curframe--;
+	if (cb) {
+		/* Met there again, it must be a state met before: the
+		 * kernel's convergence (states_equal, precision) is not
+		 * modelled, so a new one is "cannot tell" (walk_path). */
+		s->cb_return = true;
+		s->pc = fr->callsite;
+		return 0;
+	}
 	s->r[0] = r0;
 	s->pc = fr->callsite + 1;
-	s->func = fr->func;
-	s->curframe--;
+	return 0;
+}
+
+/* bpf_loop and bpf_for_each_map_elem's arguments, checked in order as
+ * check_func_arg does; 0 when the callback can be followed. */
+static int callback_args(struct walk *w, struct state *s, uint32_t pc, int id)
+{
+	const struct reg *r = s->r;
+	int i;
+
+	for (i = 1; i <= 4; i++)
+		if (r[i].t == R_NONE)
+			return fault(w, s, pc, "R%d !read_ok", i);
+	if (id == BPF_FUNC_for_each_map_elem) {
+		uint32_t t = r[1].t == R_MAP_PTR ? r[1].map->attr.type : 0;
+
+		if (t != BPF_MAP_TYPE_ARRAY && t != BPF_MAP_TYPE_PERCPU_ARRAY &&
+		    t != BPF_MAP_TYPE_HASH && t != BPF_MAP_TYPE_PERCPU_HASH &&
+		    t != BPF_MAP_TYPE_LRU_HASH &&
+		    t != BPF_MAP_TYPE_LRU_PERCPU_HASH)
+			goto unknown;
+	}
+	if (r[2].t != R_FUNC || r[2].off ||
+	    !(r[3].t == R_STACK || (is_const(&r[3]) && !r[3].lo)))
+		goto unknown;
+	return 0;
+unknown:
+	set_unknown(w, pc, "%s arguments", helper_name(id));
+	return -1;
+}
+
+/*
+ * bpf_loop (set_loop_callback_state: R1 the index, R2 the context) and
+ * bpf_for_each_map_elem (set_map_elem_callback_state: R1 the map, R2 the
+ * key, R3 the value, R4 the context): the callback's walk waits as a
+ * branch (push_callback_call), the caller goes on past the call.
+ */
+static int callback_call(struct walk *w, struct state *s, uint32_t pc, int id)
+{
+	int f, i;
+	struct state *cb;
+	struct frame *fr;
+
+	if (callback_args(w, s, pc, id))
+		return -1;
+	f = (int)s->r[2].lo;
+	if (frame_entry_refused(w, s, pc, f))
+		return -1;
+	cb = malloc(sizeof(*cb));
+	if (!cb) {
+		set_unknown(w, pc, "out of memory");
+		return -1;
+	}
+	memcpy(cb, s, state_size(s));
+	fr = &cb->fr[cb->curframe];
+	memcpy(fr->r, s->r, sizeof(fr->r));
+	memcpy(fr->s, s->s, sizeof(fr->s));
+	fr->callsite = pc;
+	fr->func = s->func;
+	fr->cb = s->cb;
+	fr->cb_refs = s->cb_refs;
+	for (i = 0; i < HR_NREGS; i++)
+		cb->r[i] = (struct reg){ .t = R_NONE };
+	memset(cb->s, 0, sizeof(cb->s));
+	cb->curframe++;
+	cb->r[10] = (struct reg){ .t = R_STACK,
+				  .exact = true,
+				  .frameno = cb->curframe };
+	if (id == BPF_FUNC_loop) {
+		cb->r[1] = scalar(0, UINT64_MAX, false);
+		cb->r[2] = s->r[3];
+	} else {
+		const struct hr_map *m = s->r[1].map;
+
+		cb->r[1] = s->r[1];
+		cb->r[2] = (struct reg){ .t = R_OTHER };
+		cb->r[3] = (struct reg){
+			.t = R_VAL,
+			.exact = true,
+			.map = m,
+			.vsize = m->attr.value_size,
+			.rdonly = m->rdonly_prog ||
+				  (m->attr.map_flags & BPF_F_RDONLY_PROG),
+		};
+		cb->r[4] = s->r[3];
+	}
+	cb->func = (uint16_t)f;
+	cb->cb = (int16_t)id;
+	cb->cb_refs = (int16_t)s->nrefs;
+	cb->pc = w->prog->funcs[f].start;
+	w->func_called[f] = true;
+	i = push(w, cb);
+	free(cb);
+	return i;
+}
+
+/* ld_imm64 of a callback's address (check_ld_imm): the kernel needs the
+ * object's func_info for it, and a static function. */
+static int func_addr(struct walk *w, struct state *s, uint32_t pc,
+		     const struct hr_insn *in)
+{
+	int f = func_at(w, (int64_t)pc + 1 + in->imm);
+
+	if (!w->prog->func_info)
+		return fault(w, s, pc, "missing btf func_info");
+	if (f < 0 || !w->func_called) {
+		set_unknown(w, pc, "a callback this check cannot place");
+		return -1;
+	}
+	if (w->prog->funcs[f].global)
+		return fault(w, s, pc, "callback function not static");
+	s->r[in->dst] = (struct reg){
+		.t = R_FUNC, .exact = true, .lo = (uint64_t)f, .hi = (uint64_t)f
+	};
 	return 0;
 }
 
@@ -2535,6 +2730,12 @@ static int walk_path(struct walk *w, struct state *s)
 		}
 		if (w->seen && w->prune_pt[pc] && prune(w, s))
 			break;
+		if (s->cb_return) {
+			set_unknown(w, pc,
+				    "a callback that changes its caller's "
+				    "state each time round");
+			break;
+		}
 		if (++s->depth > INSN_LIMIT) {
 			fault(w, s, w->last_pc,
 			      "BPF program is too large. Processed "
@@ -2570,6 +2771,12 @@ static int walk_path(struct walk *w, struct state *s)
 					fault(w, s, pc,
 					      "frame pointer is read only");
 					goto end;
+				}
+				if (in->src == HR_PSEUDO_FUNC) {
+					if (func_addr(w, s, pc, in))
+						goto end;
+					s->pc += 2;
+					break;
 				}
 				for (i = 0; obj && i < obj->nmaps; i++) {
 					const struct hr_map *m = obj->maps[i];
@@ -2776,7 +2983,7 @@ static int walk_path(struct walk *w, struct state *s)
 						goto end;
 					}
 				} else if (ways == 2) {
-					*s = *jump;
+					memcpy(s, jump, state_size(jump));
 					if (s->pc <= pc &&
 					    loop_head(w, s, pc)) {
 						free(jump);
@@ -2985,9 +3192,10 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	}
 	if (!w.rejected)
 		check_cfg(&w, s);
-	w.pend[w.npend++] = *s;
+	memcpy(&w.pend[w.npend++], s, state_size(s));
 	while (w.npend && !w.rejected) {
-		*s = w.pend[--w.npend];
+		--w.npend;
+		memcpy(s, &w.pend[w.npend], state_size(&w.pend[w.npend]));
 		if (walk_path(&w, s))
 			break;
 	}

@@ -219,6 +219,34 @@ static int check_info(struct hr_loader *ld, const char *what, const uint8_t *p,
 	return 0;
 }
 
+/* Whether the kernel takes the object's BTF: where it refuses it, libbpf
+ * loads the programs without it (and so without func_info). Only the
+ * refusal clang's output meets in practice is looked for: btf_func_check's
+ * "Invalid arg#N", a named function whose prototype has a parameter with
+ * a type but no name (naked functions written with unnamed ones). */
+static bool btf_loads(const struct btf *btf)
+{
+	uint32_t id, n = btf__type_cnt(btf);
+
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_type *proto;
+		const struct btf_param *p;
+		uint16_t i;
+
+		if (!t || !btf_is_func(t))
+			continue;
+		proto = btf__type_by_id(btf, t->type);
+		if (!proto || !btf_is_func_proto(proto))
+			continue;
+		p = btf_params(proto);
+		for (i = 0; i < btf_vlen(proto); i++)
+			if (!p[i].name_off && p[i].type)
+				return false;
+	}
+	return true;
+}
+
 bool hr_ld_has_func_info(const struct hr_loader *ld)
 {
 	struct ext_hdr h = { 0 };
@@ -228,7 +256,9 @@ bool hr_ld_has_func_info(const struct hr_loader *ld)
 	memcpy(&h, ld->btf_ext,
 	       ld->btf_ext_size < sizeof(h) ? ld->btf_ext_size : sizeof(h));
 	/* A record size, then at least one section's header and record. */
-	return h.magic == BTF_EXT_MAGIC && h.func_info_len > 4;
+	if (h.magic != BTF_EXT_MAGIC || h.func_info_len <= 4)
+		return false;
+	return btf_loads(ld->btf);
 }
 
 int hr_ld_check_btf_ext(struct hr_loader *ld)

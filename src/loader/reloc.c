@@ -126,6 +126,8 @@ static const struct hr_ld_sym *func_at(const struct hr_loader *ld, uint32_t sec,
 	return NULL;
 }
 
+static int reloc_range(struct link *l, uint32_t start, uint32_t end);
+
 /* Program index of section instruction @idx of @sec, linking it in. */
 static int target_pc(struct link *l, uint32_t pc, uint32_t sec, int64_t idx,
 		     uint32_t *out)
@@ -160,6 +162,12 @@ static int target_pc(struct link *l, uint32_t pc, uint32_t sec, int64_t idx,
 	ret = append_func(l, sec, (uint32_t)(fn->value / HR_INSN_SZ),
 			  (uint32_t)(fn->size / HR_INSN_SZ),
 			  fn->bind != STB_LOCAL, &at);
+	if (ret)
+		return ret;
+	/* libbpf relocates a subprogram as soon as it appends it, before
+	 * its caller's next call (bpf_object__reloc_code): the order, and
+	 * so the kernel's instruction numbers, depth first. */
+	ret = reloc_range(l, at, at + (uint32_t)(fn->size / HR_INSN_SZ));
 	if (ret)
 		return ret;
 	*out = at + (uint32_t)(idx - fn->value / HR_INSN_SZ);
@@ -432,11 +440,26 @@ static int link_funcs(struct link *l, struct hr_prog *prog)
 	return 0;
 }
 
+/* Relocates program instructions [start, end), appending (and so
+ * relocating) the subprograms they reach. */
+static int reloc_range(struct link *l, uint32_t start, uint32_t end)
+{
+	uint32_t pc;
+	int ret = 0;
+
+	for (pc = start; !ret && pc < end; pc++) {
+		ret = reloc_insn(l, pc);
+		if (hr_insn_is_lddw(&l->insns[pc]))
+			pc++;
+	}
+	return ret;
+}
+
 int hr_ld_link_prog(struct hr_loader *ld, struct hr_prog *prog, uint32_t sec,
 		    const struct hr_ld_sym *func)
 {
 	struct link l = { .ld = ld, .prog = prog };
-	uint32_t pc, at;
+	uint32_t at;
 	int ret;
 
 	/* check_syms() bounds every symbol by its section; a section is
@@ -453,12 +476,9 @@ int hr_ld_link_prog(struct hr_loader *ld, struct hr_prog *prog, uint32_t sec,
 				   (unsigned long long)func->size);
 	ret = append_func(&l, sec, (uint32_t)(func->value / HR_INSN_SZ),
 			  (uint32_t)(func->size / HR_INSN_SZ), false, &at);
-	/* l.cnt grows as subprograms are appended: they are relocated too. */
-	for (pc = 0; !ret && pc < l.cnt; pc++) {
-		ret = reloc_insn(&l, pc);
-		if (hr_insn_is_lddw(&l.insns[pc]))
-			pc++;
-	}
+	/* Each subprogram is relocated where it is appended. */
+	if (!ret)
+		ret = reloc_range(&l, 0, l.cnt);
 	if (ret) {
 		link_free(&l);
 		return ret;
