@@ -2461,6 +2461,21 @@ static int frame_entry_refused(struct walk *w, struct state *s, uint32_t pc,
 	return 0;
 }
 
+/* @from's current frame, calling at @pc, saved as @to's caller frame. */
+static struct frame *save_frame(struct state *to, const struct state *from,
+				uint32_t pc)
+{
+	struct frame *fr = &to->fr[from->curframe];
+
+	memcpy(fr->r, from->r, sizeof(fr->r));
+	memcpy(fr->s, from->s, sizeof(fr->s));
+	fr->callsite = pc;
+	fr->func = from->func;
+	fr->cb = from->cb;
+	fr->cb_refs = from->cb_refs;
+	return fr;
+}
+
 /*
  * A call of a static subprogram, as __check_func_call sets it up: the
  * callee gets R1-R5, a stack of its own (R10), nothing else; the
@@ -2488,13 +2503,7 @@ static int enter_func(struct walk *w, struct state *s, uint32_t pc,
 	}
 	if (frame_entry_refused(w, s, pc, f))
 		return -1;
-	fr = &s->fr[s->curframe];
-	memcpy(fr->r, s->r, sizeof(fr->r));
-	memcpy(fr->s, s->s, sizeof(fr->s));
-	fr->callsite = pc;
-	fr->func = s->func;
-	fr->cb = s->cb;
-	fr->cb_refs = s->cb_refs;
+	fr = save_frame(s, s, pc);
 	s->cb = 0;
 	for (i = 0; i <= 5; i++)
 		fr->r[i] = (struct reg){ .t = R_NONE };
@@ -2609,7 +2618,6 @@ static int callback_call(struct walk *w, struct state *s, uint32_t pc, int id)
 {
 	int f, i;
 	struct state *cb;
-	struct frame *fr;
 
 	if (callback_args(w, s, pc, id))
 		return -1;
@@ -2622,13 +2630,7 @@ static int callback_call(struct walk *w, struct state *s, uint32_t pc, int id)
 		return -1;
 	}
 	memcpy(cb, s, state_size(s));
-	fr = &cb->fr[cb->curframe];
-	memcpy(fr->r, s->r, sizeof(fr->r));
-	memcpy(fr->s, s->s, sizeof(fr->s));
-	fr->callsite = pc;
-	fr->func = s->func;
-	fr->cb = s->cb;
-	fr->cb_refs = s->cb_refs;
+	save_frame(cb, s, pc);
 	for (i = 0; i < HR_NREGS; i++)
 		cb->r[i] = (struct reg){ .t = R_NONE };
 	memset(cb->s, 0, sizeof(cb->s));
