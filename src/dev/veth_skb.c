@@ -38,6 +38,18 @@ static void count_drop(struct hr_dev *dev, struct hr_worker *w,
 	hr_stat_add(&dev->stats[w->id].drops[why], 1);
 }
 
+/* skb->len: the linear part and the fragments. */
+static uint32_t skb_len(const struct hr_skb *skb)
+{
+	const struct hr_xdp_shinfo *sh;
+
+	if (!(skb->xdp_flags & HR_XDP_FLAGS_HAS_FRAGS))
+		return skb->len;
+	sh = (const struct hr_xdp_shinfo *)(skb->head + skb->frame_sz -
+					    HR_SKB_SHINFO_SIZE);
+	return skb->len + sh->frags_size;
+}
+
 /*
  * netdev_core_pick_tx for a device without XPS or a socket: queue 0 of
  * one, else skb_tx_hash: the recorded RX queue, or the flow hash scaled
@@ -95,11 +107,11 @@ int veth_start_xmit(struct hr_dev *dev, struct hr_worker *w, struct hr_skb *skb)
 	struct veth_priv *p = dev->priv;
 	struct hr_dev *rcv = p->peer;
 	struct hr_dev_stats *st = &dev->stats[w->id];
-	uint32_t len = skb->len;
+	uint32_t len = skb_len(skb);
 	unsigned int q;
 	int err;
 
-	if (!rcv || len < HR_ETH_HLEN) {
+	if (!rcv || skb->len < HR_ETH_HLEN) {
 		count_drop(dev, w, HR_DROP_TX_ERROR);
 		hr_skb_free(skb);
 		return -ENXIO;

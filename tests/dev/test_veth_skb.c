@@ -13,6 +13,8 @@
  *   headroom, frame path: the same packets, XDP redirect to A: every
  *                        hint -ENODATA, as before
  *   headroom, no XDP on B: the skb goes straight to B's stack
+ *   headroom, two workers: B's NAPI on another thread than A's sender
+ *   headroom, drops: over B's MTU, a full ring, B going down
  *   kernel:              AF_PACKET on a veth C -> D's tc ingress ->
  *                        redirect to A -> B's device-bound XDP program
  *
@@ -143,6 +145,7 @@ static struct hr_dev_counters hcounters(struct hr_dev *dev)
 
 enum mode {
 	M_TC, /* the test's packets, tc redirect: the skb path */
+	M_TC_THREADS, /* the same, B on a second worker thread */
 	M_FRAME, /* the same, XDP redirect: the frame path */
 	M_NOXDP, /* tc redirect, B without XDP */
 	M_GEN, /* a generator with RX hints, tc redirect */
@@ -157,7 +160,8 @@ struct hside {
 static int hsetup(struct hside *h, enum mode mode, enum hr_engine engine,
 		  const struct hr_gen_opts *go)
 {
-	HR_OPTS(hr_datapath_opts, dpo, .nworkers = 1, .engine = engine);
+	HR_OPTS(hr_datapath_opts, dpo, .nworkers = mode == M_TC_THREADS ? 2 : 1,
+		.engine = engine);
 
 	memset(h, 0, sizeof(*h));
 	if (hr_dp_create(&dpo, &h->dp))
@@ -190,7 +194,9 @@ static int hsetup(struct hside *h, enum mode mode, enum hr_engine engine,
 	hr_dev_set_stack(h->b, h->sink);
 	CHECK_EQ(hr_dp_assign_queue(h->dp, h->src, 0, 0), 0);
 	CHECK_EQ(hr_dp_assign_queue(h->dp, h->a, 0, 0), 0);
-	CHECK_EQ(hr_dp_assign_queue(h->dp, h->b, 0, 0), 0);
+	CHECK_EQ(hr_dp_assign_queue(h->dp, h->b, 0,
+				    mode == M_TC_THREADS ? 1 : 0),
+		 0);
 	CHECK_EQ(hr_dev_open(h->src), 0);
 	CHECK_EQ(hr_dev_open(h->a), 0);
 	CHECK_EQ(hr_dev_open(h->b), 0);
@@ -247,7 +253,12 @@ static int headroom_run(enum mode mode, enum hr_engine engine, struct result *r)
 
 	if (hsetup(&h, mode, engine, NULL))
 		goto out;
-	CHECK_EQ(hr_dp_run_until_idle(h.dp, 10000), 0);
+	/* Threads: A's worker writes the skbs B's worker takes. */
+	if (mode == M_TC_THREADS)
+		CHECK_EQ(hr_dp_start(h.dp), 0);
+	CHECK_EQ(hr_dp_run_until_idle(h.dp, 20000), 0);
+	if (mode == M_TC_THREADS)
+		hr_dp_stop(h.dp);
 	hread(&h, r);
 	cs = hcounters(h.src);
 	ca = hcounters(h.a);
@@ -405,6 +416,47 @@ static void test_gen(enum hr_engine engine)
 out:
 	hteardown(&h);
 	free(r);
+}
+
+/*
+ * Drops on the skb path, each counted once: frames over B's MTU (on B,
+ * as __is_skb_forwardable's rx_dropped), a full ring of 256 while B's
+ * NAPI does not run (on A, veth_xmit's drop), and what the ring still
+ * holds when B goes down (veth_ptr_free). No frame stays out.
+ */
+static void test_drops(void)
+{
+	HR_OPTS(hr_gen_opts, go, .count = 300, .pkt_size = 100);
+	struct hr_dev_counters ca, cb;
+	struct hside h;
+
+	if (hsetup(&h, M_GEN, HR_ENGINE_JIT, &go))
+		goto out;
+	hset(h.to, "vs_tc_cfg", 2, 1);
+	h.b->mtu = 60;
+	CHECK_EQ(hr_dp_run_until_idle(h.dp, 10000), 0);
+	ca = hcounters(h.a);
+	cb = hcounters(h.b);
+	CHECK_EQ(ca.tx_packets, 0);
+	CHECK_EQ(cb.rx_packets, 0);
+	CHECK_EQ(cb.drops[HR_DROP_MTU], 300);
+out:
+	hteardown(&h);
+
+	if (hsetup(&h, M_GEN, HR_ENGINE_JIT, &go))
+		goto out2;
+	hset(h.to, "vs_tc_cfg", 2, 1);
+	hr_worker_del_napi(h.dp->workers[0], h.dp->queue_napi[h.b->ifindex][0]);
+	CHECK_EQ(hr_dp_run_until_idle(h.dp, 10000), 0);
+	ca = hcounters(h.a);
+	CHECK_EQ(ca.tx_packets, 256);
+	CHECK_EQ(ca.drops[HR_DROP_RING_FULL], 300 - 256);
+	hr_dev_close(h.b);
+	cb = hcounters(h.b);
+	CHECK_EQ(cb.rx_packets, 0);
+	CHECK_EQ(cb.drops[HR_DROP_DEV_DOWN], 256);
+out2:
+	hteardown(&h);
 }
 
 /* --- the kernel ------------------------------------------------------- */
@@ -589,7 +641,8 @@ int main(void)
 		      *hj = calloc(1, sizeof(*hj)),
 		      *hf = calloc(1, sizeof(*hf)),
 		      *hn = calloc(1, sizeof(*hn)),
-		      *ks = calloc(1, sizeof(*ks));
+		      *ks = calloc(1, sizeof(*ks)),
+		      *ht = calloc(1, sizeof(*ht));
 	struct kside k;
 	char why[256];
 
@@ -600,11 +653,14 @@ int main(void)
 	if (!headroom_run(M_TC, HR_ENGINE_JIT, hj))
 		check_skb_path("headroom (JIT)", hj);
 	compare("interpreter vs JIT", hi, hj);
+	if (!headroom_run(M_TC_THREADS, HR_ENGINE_JIT, ht))
+		check_skb_path("headroom (two workers)", ht);
 	if (!headroom_run(M_FRAME, HR_ENGINE_JIT, hf))
 		check_frame_path(hf);
 	headroom_run(M_NOXDP, HR_ENGINE_INTERP, hn);
 	test_gen(HR_ENGINE_INTERP);
 	test_gen(HR_ENGINE_JIT);
+	test_drops();
 
 	if (!t_have_kernel(why, sizeof(why)))
 		return t_skip(why);
@@ -627,5 +683,6 @@ int main(void)
 	free(hf);
 	free(hn);
 	free(ks);
+	free(ht);
 	return t_done();
 }
