@@ -173,6 +173,15 @@ void hr_xdp_rx(struct hr_napi *napi, struct hr_xdp_buff *xdp);
 void hr_xdp_rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp,
 		    unsigned int n);
 
+/*
+ * The skb path of a driver that runs XDP on skbs (veth_xdp_rcv_skb): @xdp
+ * is built around @skb's head; counted, run and acted on as hr_xdp_rx,
+ * except that PASS hands @skb itself on (hr_skb_after_xdp), keeping what
+ * it carried. Owns the frame from here on.
+ */
+void hr_xdp_rx_skb(struct hr_napi *napi, struct hr_xdp_buff *xdp,
+		   struct hr_skb *skb);
+
 /* Runs XDP program @prog on @xdp on worker @w; the verdict (r0), with
  * aborts counted by the caller as exceptions. */
 uint32_t hr_xdp_run_prog(struct hr_worker *w, struct hr_prog *prog,

@@ -131,22 +131,29 @@ static void rx_redirect(struct hr_worker *w, struct hr_dev *dev,
 	hr_xdp_return_buff(xdp);
 }
 
+/* @skb: the skb the buff was built around (an skb-path receive), which
+ * goes on as it is, else NULL: an skb is built on the buff's frame. */
 static void rx_pass(struct hr_worker *w, struct hr_napi *napi,
-		    struct hr_xdp_buff *xdp)
+		    struct hr_xdp_buff *xdp, struct hr_skb *skb)
 {
-	struct hr_skb skb;
+	struct hr_skb built;
 
-	hr_skb_from_buff(&skb, xdp, napi->dev, napi->queue);
-	hr_netif_receive_skb(w, &skb);
+	if (skb) {
+		hr_skb_after_xdp(skb, xdp, napi->dev);
+		hr_netif_receive_skb(w, skb);
+		return;
+	}
+	hr_skb_from_buff(&built, xdp, napi->dev, napi->queue);
+	hr_netif_receive_skb(w, &built);
 }
 
 static void rx_act(struct hr_worker *w, struct hr_napi *napi,
 		   struct hr_dev_stats *st, struct hr_xdp_buff *xdp,
-		   uint32_t act)
+		   uint32_t act, struct hr_skb *skb)
 {
 	switch (act) {
 	case XDP_PASS:
-		rx_pass(w, napi, xdp);
+		rx_pass(w, napi, xdp, skb);
 		break;
 	case XDP_TX:
 		rx_tx(w, napi->dev, st, xdp);
@@ -218,7 +225,7 @@ rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
 		if (hr_unlikely(hr_trace_on))
 			hr_trace_rx(w, dev, napi->queue, &xdp[i]);
 		if (!r.prog) {
-			rx_pass(w, napi, &xdp[i]);
+			rx_pass(w, napi, &xdp[i], NULL);
 			continue;
 		}
 		if (skip & HR_BENCH_SKIP_CTX)
@@ -235,7 +242,7 @@ rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
 			hr_trace_xdp(w, dev, r.prog, &xdp[i], act,
 				     HR_TRACE_XDP);
 		acts[act]++;
-		rx_act(w, napi, st, &xdp[i], act);
+		rx_act(w, napi, st, &xdp[i], act, NULL);
 	}
 	if (skip & HR_BENCH_SKIP_STATS)
 		return;
@@ -258,4 +265,32 @@ void hr_xdp_rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp,
 void hr_xdp_rx(struct hr_napi *napi, struct hr_xdp_buff *xdp)
 {
 	hr_xdp_rx_bulk(napi, xdp, 1);
+}
+
+void hr_xdp_rx_skb(struct hr_napi *napi, struct hr_xdp_buff *xdp,
+		   struct hr_skb *skb)
+{
+	struct hr_worker *w = napi->worker;
+	struct hr_dev *dev = napi->dev;
+	struct hr_dev_stats *st = &dev->stats[w->id];
+	struct rx_runner r = { .w = w };
+	uint32_t act;
+
+	rx_count(napi, st, 1, hr_xdp_buff_len(xdp));
+	r.prog = atomic_load(&dev->xdp_prog);
+	if (hr_unlikely(hr_trace_on))
+		hr_trace_rx(w, dev, napi->queue, xdp);
+	if (!r.prog) {
+		rx_pass(w, napi, xdp, skb);
+		return;
+	}
+	act = runner_run(&r, xdp);
+	if (act > XDP_REDIRECT)
+		act = XDP_ABORTED;
+	if (hr_unlikely(hr_trace_on))
+		hr_trace_xdp(w, dev, r.prog, xdp, act, HR_TRACE_XDP);
+	hr_stat_add(&st->xdp[act], 1);
+	/* TX and REDIRECT take the buff as a frame, as veth_xdp_rcv_skb
+	 * after consume_skb; DROP and ABORTED free the skb's frame. */
+	rx_act(w, napi, st, xdp, act, skb);
 }

@@ -79,6 +79,7 @@ void hr_skb_from_buff(struct hr_skb *skb, const struct hr_xdp_buff *xdp,
 							   NULL;
 	uint32_t hash, type;
 	uint16_t proto, tci;
+	uint64_t ts;
 
 	skb_init(skb, xdp->data_hard_start, xdp->data,
 		 (uint32_t)((uint8_t *)xdp->data_end - (uint8_t *)xdp->data),
@@ -99,6 +100,31 @@ void hr_skb_from_buff(struct hr_skb *skb, const struct hr_xdp_buff *xdp,
 		skb->vlan_proto = proto;
 		skb->vlan_tci = tci;
 	}
+	/* A driver with RX timestamping puts the descriptor's stamp in
+	 * skb_hwtstamps. */
+	if (ops && ops->rx_timestamp && !ops->rx_timestamp(xdp, &ts))
+		skb->hwtstamp = ts;
+}
+
+void hr_skb_eth_type_trans(struct hr_skb *skb, struct hr_dev *dev)
+{
+	skb->dev = dev;
+	skb->ifindex = dev ? dev->ifindex : 0;
+	skb->skb_iif = skb->ifindex;
+	eth_type_trans(skb, dev);
+}
+
+void hr_skb_after_xdp(struct hr_skb *skb, const struct hr_xdp_buff *xdp,
+		      struct hr_dev *dev)
+{
+	uint32_t metalen = hr_xdp_metalen(xdp);
+
+	skb->data = xdp->data;
+	skb->len = (uint32_t)((uint8_t *)xdp->data_end - (uint8_t *)xdp->data);
+	skb->xdp_flags = xdp->flags;
+	hr_skb_eth_type_trans(skb, dev);
+	if (metalen)
+		skb->meta_len = (uint8_t)metalen;
 }
 
 void hr_skb_from_frame(struct hr_skb *skb, const struct hr_xdp_frame *frame,

@@ -35,6 +35,9 @@ struct hr_skb {
 	uint32_t tc_classid;
 	uint32_t cb[5];
 	uint64_t tstamp;
+	/* skb_hwtstamps(skb)->hwtstamp: the RX timestamp the device
+	 * reported, in the shared info (so a copy of the head loses it). */
+	uint64_t hwtstamp;
 	uint32_t ifindex; /* skb->dev */
 	uint32_t skb_iif; /* where it was received */
 	uint32_t napi_id;
@@ -52,6 +55,22 @@ struct hr_skb {
  */
 void hr_skb_from_buff(struct hr_skb *skb, const struct hr_xdp_buff *xdp,
 		      struct hr_dev *dev, uint32_t queue);
+
+/*
+ * eth_type_trans: @dev receives the skb (skb->dev, ifindex, skb_iif);
+ * pkt_type against @dev's address and protocol from the Ethernet header
+ * at skb->data, which stays at the MAC header.
+ */
+void hr_skb_eth_type_trans(struct hr_skb *skb, struct hr_dev *dev);
+
+/*
+ * After XDP_PASS on a buff built around @skb (veth_xdp_rcv_skb): data,
+ * length and fragments as the program left them (bpf_xdp_adjust_head,
+ * _tail), eth_type_trans for @dev again, and the metadata the program
+ * made, if any, kept (skb_metadata_set).
+ */
+void hr_skb_after_xdp(struct hr_skb *skb, const struct hr_xdp_buff *xdp,
+		      struct hr_dev *dev);
 
 /* The same for a frame that crossed a cpumap or veth (no hints). */
 void hr_skb_from_frame(struct hr_skb *skb, const struct hr_xdp_frame *frame,

@@ -142,8 +142,9 @@ static __thread unsigned int tc_nest;
 
 /*
  * skb_do_redirect: to the target's ingress (BPF_F_INGRESS), which runs
- * its tc ingress and stack as a new reception, or out of the target,
- * where the skb becomes a frame on the target's transmit bulk. Returns
+ * its tc ingress and stack as a new reception, or out of the target:
+ * its start_xmit when it has one (veth, which counts its own drops),
+ * else the skb becomes a frame on the target's transmit bulk. Returns
  * false when the skb was dropped (counted by the caller).
  */
 static bool tc_redirect(struct hr_worker *w, struct hr_skb *skb,
@@ -165,7 +166,14 @@ static bool tc_redirect(struct hr_worker *w, struct hr_skb *skb,
 		tc_nest--;
 		return true;
 	}
-	/* Out of the device: no metadata travels with a transmitted skb. */
+	/* Out of the device: no metadata travels with a transmitted skb,
+	 * and __bpf_tx_skb clears its timestamp (skb_clear_tstamp). */
+	if (to->ops->start_xmit) {
+		skb->meta_len = 0;
+		skb->tstamp = 0;
+		to->ops->start_xmit(to, w, skb);
+		return true;
+	}
 	headroom = (uint32_t)(skb->data - skb->head);
 	if (headroom < sizeof(*f))
 		return false;

@@ -84,6 +84,14 @@ struct hr_dev_ops {
 	 */
 	int (*xdp_xmit)(struct hr_dev *dev, struct hr_worker *w,
 			struct hr_xdp_frame **frames, int n, uint32_t flags);
+	/*
+	 * ndo_start_xmit, for devices that send skbs as they are (veth):
+	 * takes @skb on worker @w, the caller's skb struct copied where
+	 * needed; 0 when sent, -errno when dropped (freed and counted
+	 * here). NULL: the skb becomes a frame on the xdp_xmit path.
+	 */
+	int (*start_xmit)(struct hr_dev *dev, struct hr_worker *w,
+			  struct hr_skb *skb);
 	/* Whether the device is done producing (generator count reached,
 	 * pcap file read), so the datapath can tell when it is idle. */
 	bool (*rx_done)(struct hr_dev *dev);

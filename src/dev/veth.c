@@ -4,6 +4,7 @@
  * transmitting on one end (ndo_xdp_xmit for redirects, the XDP_TX bulk
  * for XDP_TX) puts frames on the peer's per-queue ring of 256, the peer's
  * NAPI takes them in batches of 16 and runs the peer's XDP program.
+ * skbs sent on an end (veth_skb.c) share the ring, in order.
  *
  * The peer's NAPI only runs while it has an XDP program and is up; until
  * then xdp_xmit fails with -ENXIO. Frames longer than the peer's MTU +
@@ -22,24 +23,9 @@
 #include "core/pool.h"
 #include "dev/dev.h"
 #include "dev/dev_common.h"
-#include "dev/ring.h"
+#include "dev/veth.h"
 
-#define VETH_RING_SIZE 256
-#define VETH_XDP_BATCH 16
-#define VETH_VLAN_HLEN 4u
 #define VETH_POOL_DEFAULT 4096
-
-struct veth_priv {
-	struct hr_dev *peer;
-	struct hr_ring *ring[HR_DEV_MAX_QUEUES];
-	struct hr_veth_stats stats[HR_MAX_WORKERS];
-};
-
-/* The kernel's veth hint kfuncs need an skb; redirected frames have none:
- * every hint is supported and no packet has one (-ENODATA). */
-static const struct hr_rx_hints veth_no_hints = {
-	.supported = HR_RX_HINTS_ALL,
-};
 
 /* xdp_get_frame_len: the linear part and the fragments. */
 static uint32_t frame_len(const struct hr_xdp_frame *frame)
@@ -52,13 +38,6 @@ static uint32_t frame_len(const struct hr_xdp_frame *frame)
 					    frame->frame_sz -
 					    HR_SKB_SHINFO_SIZE);
 	return frame->len + sh->frags_size;
-}
-
-/* The peer's NAPI is enabled: it is up and has an XDP program. */
-static bool veth_napi_enabled(struct hr_dev *rcv)
-{
-	return atomic_load_explicit(&rcv->up, memory_order_acquire) &&
-	       atomic_load_explicit(&rcv->xdp_prog, memory_order_acquire);
 }
 
 static void veth_stat(uint64_t *c, uint64_t v)
@@ -106,7 +85,7 @@ static int veth_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 	struct hr_ring *ring = p->ring[napi->queue];
 	struct hr_xdp_buff xdp[VETH_XDP_BATCH];
 	void *frames[VETH_XDP_BATCH];
-	unsigned int k, i;
+	unsigned int k, i, nf;
 	int done = 0;
 
 	while (done < budget) {
@@ -129,13 +108,25 @@ static int veth_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 						   HR_XDP_PACKET_HEADROOM,
 					   1);
 		}
-		for (i = 0; i < k; i++) {
-			hr_xdp_frame_to_buff(frames[i], &xdp[i]);
-			xdp[i].rxq = &dev->rxq[napi->queue];
-			xdp[i].egress_ifindex = 0;
-			xdp[i].hints = &veth_no_hints;
+		/* Frames go as a batch; an skb first lets the frames before
+		 * it go, so that the ring's order holds. */
+		for (i = 0, nf = 0; i < k; i++) {
+			if (veth_is_skb(frames[i])) {
+				if (nf)
+					hr_xdp_rx_bulk(napi, xdp, nf);
+				nf = 0;
+				veth_rcv_skb(napi, frames[i]);
+				continue;
+			}
+			hr_xdp_frame_to_buff(frames[i], &xdp[nf]);
+			xdp[nf].rxq = &dev->rxq[napi->queue];
+			xdp[nf].egress_ifindex = 0;
+			/* No skb: every hint kfunc says -ENODATA. */
+			xdp[nf].hints = NULL;
+			nf++;
 		}
-		hr_xdp_rx_bulk(napi, xdp, k);
+		if (nf)
+			hr_xdp_rx_bulk(napi, xdp, nf);
 		done += (int)k;
 	}
 	return done;
@@ -147,7 +138,7 @@ static int veth_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 static void veth_drain(struct hr_dev *dev)
 {
 	struct veth_priv *p = dev->priv;
-	struct hr_xdp_frame *f;
+	void *f;
 	uint64_t n = 0;
 	unsigned int q;
 
@@ -155,7 +146,10 @@ static void veth_drain(struct hr_dev *dev)
 		if (!p->ring[q])
 			continue;
 		while ((f = hr_ring_consume(p->ring[q]))) {
-			hr_xdp_return_frame(f);
+			if (veth_is_skb(f))
+				veth_skb_entry_free(f);
+			else
+				hr_xdp_return_frame(f);
 			n++;
 		}
 	}
@@ -188,6 +182,7 @@ static const struct hr_dev_ops veth_ops = {
 	.kind = "veth",
 	.poll = veth_poll,
 	.xdp_xmit = veth_xdp_xmit,
+	.start_xmit = veth_start_xmit,
 	.stop = veth_drain,
 	.destroy = veth_destroy,
 };
@@ -240,7 +235,7 @@ static int veth_new(const char *name, unsigned int nrxq, uint32_t mtu,
 	dev->no_rx_queue_record = true;
 	if (mtu)
 		dev->mtu = mtu;
-	hr_dev_common_setup(dev, true, &hr_xdp_std_meta_ops);
+	hr_dev_common_setup(dev, true, &veth_meta_ops);
 	for (q = 0; q < dev->nrxq; q++) {
 		err = hr_ring_create(VETH_RING_SIZE, &p->ring[q]);
 		if (err) {

@@ -35,7 +35,9 @@
 #include <bpf/libbpf.h>
 
 #include "harness.h"
+#include "dev_netns.h"
 #include "kernel_side.h"
+#include "replay_dev.h"
 #include "headroom/datapath.h"
 #include "headroom/devices.h"
 #include "headroom/map.h"
@@ -113,6 +115,12 @@ static uint32_t expected_meta_word(uint32_t seq, unsigned int i)
 	return i == 0 ? VK_MAGIC :
 	       i == 1 ? seq :
 			(seq * 0x01000193u) ^ (i << 24);
+}
+
+static const uint8_t *pkt_at(unsigned int i, uint32_t *len)
+{
+	*len = pkts[i].len;
+	return pkts[i].b;
 }
 
 /* --- the kernel side ---------------------------------------------------- */
@@ -241,32 +249,9 @@ static void kernel_teardown(struct kside *k)
 /* The skb path: a raw packet socket on A. */
 static int kernel_run_socket(struct kside *k, struct result *r)
 {
-	struct sockaddr_ll sll = { 0 };
-	struct timespec ts = { 0, 200000 };
-	unsigned int i;
-	int s;
-
 	kreset(k);
-	s = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
-	if (s < 0) {
-		CHECK(0, "AF_PACKET socket: %s", strerror(errno));
+	if (t_replay_send(k->ifa, pkt_at, NPKT))
 		return -1;
-	}
-	sll.sll_family = AF_PACKET;
-	sll.sll_ifindex = k->ifa;
-	sll.sll_halen = ETH_ALEN;
-	memset(sll.sll_addr, 0xff, ETH_ALEN);
-	for (i = 0; i < NPKT; i++) {
-		ssize_t n = sendto(s, pkts[i].b, pkts[i].len, 0,
-				   (struct sockaddr *)&sll, sizeof(sll));
-
-		CHECK(n == (ssize_t)pkts[i].len, "sendto %u: %zd (%s)", i, n,
-		      strerror(errno));
-		/* Stay well inside the rings of 256. */
-		if (i % 32 == 31)
-			nanosleep(&ts, NULL);
-	}
-	close(s);
 	kwait(k, r);
 	return 0;
 }
@@ -296,70 +281,6 @@ static int kernel_run_live(struct kside *k, struct result *r)
 
 /* --- the headroom side ------------------------------------------------ */
 
-/* A device replaying pkts[] into frames of its pool, no hints. */
-struct feeder {
-	struct hr_dev dev;
-	_Atomic unsigned int next;
-};
-
-static int feeder_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
-{
-	struct feeder *f = (struct feeder *)dev;
-	int got = 0;
-
-	while (got < budget) {
-		unsigned int i = atomic_load(&f->next);
-		struct hr_xdp_buff xdp;
-		uint8_t *frame;
-
-		if (i >= NPKT)
-			break;
-		frame = hr_pool_get(dev->pool);
-		if (!frame)
-			break;
-		atomic_store(&f->next, i + 1);
-		hr_xdp_init_buff(&xdp, HR_FRAME_SIZE, &dev->rxq[napi->queue]);
-		hr_xdp_prepare_buff(&xdp, frame, HR_XDP_PACKET_HEADROOM,
-				    pkts[i].len, true);
-		memcpy(xdp.data, pkts[i].b, pkts[i].len);
-		xdp.hints = NULL;
-		hr_xdp_rx(napi, &xdp);
-		got++;
-	}
-	return got;
-}
-
-static bool feeder_done(struct hr_dev *dev)
-{
-	return atomic_load(&((struct feeder *)dev)->next) >= NPKT;
-}
-
-static void feeder_destroy(struct hr_dev *dev)
-{
-	hr_pool_destroy(dev->pool);
-	free(dev);
-}
-
-static const struct hr_dev_ops feeder_ops = {
-	.kind = "vk_feeder",
-	.poll = feeder_poll,
-	.rx_done = feeder_done,
-	.destroy = feeder_destroy,
-};
-
-static struct hr_object *hopen(const char *name)
-{
-	char path[512], err[256] = "";
-	HR_OPTS(hr_object_open_opts, oo, .errbuf = err,
-		.errbuf_sz = sizeof(err), .ncpus = 1);
-	struct hr_object *o = NULL;
-
-	snprintf(path, sizeof(path), "%s/%s", t_progs_dir(), name);
-	if (hr_object_open(path, &oo, &o))
-		CHECK(0, "headroom: open %s: %s", path, err);
-	return o;
-}
-
 static void hread(struct hr_object *xo, struct hr_object *to, struct result *r)
 {
 	struct hr_map *c = hr_object_find_map(xo, "vk_counts");
@@ -382,9 +303,8 @@ static int headroom_run(struct result *r, enum hr_engine engine)
 	struct hr_object *xo = NULL, *to = NULL, *ro = NULL;
 	struct hr_dev_counters ca, cb, cf, cs;
 	struct hr_veth_stats va, vb;
-	struct hr_dev *a, *b, *sink;
+	struct hr_dev *a, *b, *sink, *f;
 	struct hr_datapath *dp;
-	struct feeder *f;
 	uint32_t key = 0, v;
 	int rc = -1;
 
@@ -393,28 +313,24 @@ static int headroom_run(struct result *r, enum hr_engine engine)
 		return -1;
 	CHECK_EQ(hr_dev_veth_create_pair(dp, "vka", "vkb", NULL, &a, &b), 0);
 	CHECK_EQ(hr_dev_sink_create(dp, "vks", NULL, &sink), 0);
-	f = calloc(1, sizeof(*f));
-	f->dev.meta_supported = true;
-	hr_dev_init(&f->dev, "vkf", &feeder_ops, 1);
-	CHECK_EQ(hr_pool_create(512, &f->dev.pool), 0);
-	CHECK_EQ(hr_dp_register_dev(dp, &f->dev), 0);
-	xo = hopen("vk_xdp.o");
-	to = hopen("vk_tc.o");
-	ro = hopen("dev_redirect.o");
-	if (!xo || !to || !ro || !a || !b || !sink)
+	f = t_replay_dev(dp, "vkf", pkt_at, NPKT);
+	xo = dv_hopen("vk_xdp.o");
+	to = dv_hopen("vk_tc.o");
+	ro = dv_hopen("dev_redirect.o");
+	if (!f || !xo || !to || !ro || !a || !b || !sink)
 		goto out;
 	v = a->ifindex;
 	CHECK_EQ(hr_map_update_elem(hr_object_find_map(ro, "cfg"), &key, &v, 0),
 		 0);
-	hr_dev_attach_xdp(&f->dev, hr_object_find_prog(ro, "dev_redirect"));
+	hr_dev_attach_xdp(f, hr_object_find_prog(ro, "dev_redirect"));
 	hr_dev_attach_xdp(b, hr_object_find_prog(xo, "vk_xdp"));
 	hr_dev_attach_xdp(a, hr_object_find_prog(xo, "vk_xdp_back"));
 	hr_dev_attach_tc(b, hr_object_find_prog(to, "vk_tc"));
 	hr_dev_set_stack(b, sink);
-	CHECK_EQ(hr_dp_assign_queue(dp, &f->dev, 0, 0), 0);
+	CHECK_EQ(hr_dp_assign_queue(dp, f, 0, 0), 0);
 	CHECK_EQ(hr_dp_assign_queue(dp, a, 0, 0), 0);
 	CHECK_EQ(hr_dp_assign_queue(dp, b, 0, 0), 0);
-	CHECK_EQ(hr_dev_open(&f->dev), 0);
+	CHECK_EQ(hr_dev_open(f), 0);
 	CHECK_EQ(hr_dev_open(a), 0);
 	CHECK_EQ(hr_dev_open(b), 0);
 	CHECK_EQ(hr_dev_open(sink), 0);
@@ -427,7 +343,7 @@ static int headroom_run(struct result *r, enum hr_engine engine)
 	cb = cf = cs = ca;
 	hr_dev_get_counters(a, &ca);
 	hr_dev_get_counters(b, &cb);
-	hr_dev_get_counters(&f->dev, &cf);
+	hr_dev_get_counters(f, &cf);
 	hr_dev_get_counters(sink, &cs);
 	hr_dev_veth_stats(a, &va);
 	hr_dev_veth_stats(b, &vb);
@@ -448,7 +364,7 @@ static int headroom_run(struct result *r, enum hr_engine engine)
 	CHECK_EQ(cb.delivered, r->counts[C_PASS]);
 	CHECK_EQ(cs.rx_packets, r->counts[C_PASS]);
 	CHECK_EQ(ca.drops_total + cb.drops_total + cf.drops_total, 0);
-	CHECK_EQ(hr_pool_outstanding(f->dev.pool), 0);
+	CHECK_EQ(hr_pool_outstanding(f->pool), 0);
 	CHECK_EQ(hr_pool_outstanding(a->pool), 0);
 	CHECK_EQ(hr_pool_outstanding(b->pool), 0);
 	rc = 0;
