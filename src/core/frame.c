@@ -43,9 +43,22 @@ void hr_frame_cache_end(void)
 	cache.active = false;
 }
 
+/*
+ * The pool of @addr: the one frames are gathered for when it owns @addr
+ * (a range check, where the registry's answer is a walk), as a batch's
+ * frames mostly come from one pool. That pool is alive: frames of it
+ * wait here, and a pool is destroyed with none out.
+ */
+static struct hr_pool *pool_of(void *addr)
+{
+	if (cache.n && hr_pool_owns(cache.pool, addr))
+		return cache.pool;
+	return hr_pool_of(addr);
+}
+
 static void put_one(void *addr)
 {
-	struct hr_pool *pool = hr_pool_of(addr);
+	struct hr_pool *pool = pool_of(addr);
 
 	if (hr_unlikely(hr_trace_on))
 		hr_trace_free(addr);
@@ -89,4 +102,12 @@ void hr_xdp_return_buff(struct hr_xdp_buff *xdp)
 {
 	put_frags(xdp->data_hard_start, xdp->frame_sz, xdp->flags);
 	put_one(xdp->data_hard_start);
+}
+
+void hr_xdp_return_bulk(void *const *hard_start, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		put_one(hard_start[i]);
 }

@@ -41,8 +41,9 @@ static bool run_reusable(const struct rx_runner *r, const struct hr_run *run)
 	       !run->tail_call && !run->lock;
 }
 
-static struct hr_run *runner_prepare(struct rx_runner *r,
-				     struct hr_xdp_buff *xdp)
+/* Inlined into the batch loop: its call was a fifth of the set-up. */
+static __attribute__((always_inline)) inline struct hr_run *
+runner_prepare(struct rx_runner *r, struct hr_xdp_buff *xdp)
 {
 	struct hr_run *run = r->w->run;
 	struct hr_xdp_ctx *c = &r->c;
@@ -69,7 +70,8 @@ static struct hr_run *runner_prepare(struct rx_runner *r,
 	return run;
 }
 
-static uint32_t runner_run(struct rx_runner *r, struct hr_xdp_buff *xdp)
+static __attribute__((always_inline)) inline uint32_t
+runner_run(struct rx_runner *r, struct hr_xdp_buff *xdp)
 {
 	struct hr_run *run = runner_prepare(r, xdp);
 
@@ -197,7 +199,8 @@ rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
 	struct hr_dev_stats *st = &dev->stats[w->id];
 	uint64_t acts[XDP_REDIRECT + 1] = { 0 }, bytes = 0;
 	struct rx_runner r = { .w = w };
-	unsigned int i;
+	void *drop[HR_NAPI_BUDGET];
+	unsigned int i, ndrop = 0;
 	uint32_t act;
 
 	if (!(skip & HR_BENCH_SKIP_STATS)) {
@@ -235,8 +238,22 @@ rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
 			hr_trace_xdp(w, dev, r.prog, &xdp[i], act,
 				     HR_TRACE_XDP);
 		acts[act]++;
+		/*
+		 * Dropped frames go back together after the loop, as a
+		 * driver's NAPI poll recycles into its page pool: nothing in
+		 * this batch reads them again, a frame with fragments has
+		 * more to free and a trace shows each free where it happens,
+		 * so those go one by one.
+		 */
+		if (act == XDP_DROP && !hr_xdp_has_frags(&xdp[i]) &&
+		    !hr_trace_on && ndrop < HR_NAPI_BUDGET) {
+			drop[ndrop++] = xdp[i].data_hard_start;
+			continue;
+		}
 		rx_act(w, napi, st, &xdp[i], act);
 	}
+	if (ndrop)
+		hr_xdp_return_bulk(drop, ndrop);
 	if (skip & HR_BENCH_SKIP_STATS)
 		return;
 	for (act = 0; act <= XDP_REDIRECT; act++)
