@@ -19,16 +19,22 @@ struct ret_cache {
 	bool active;
 	struct hr_pool *pool;
 	unsigned int n;
+	/* Bit i: q[i] comes back clean (hr_pool_put_bulk_clean). */
+	uint64_t clean;
 	void *q[HR_RET_CACHE];
 };
+
+_Static_assert(HR_RET_CACHE <= 64, "one clean bit a cached frame");
 
 static __thread struct ret_cache cache;
 
 void hr_frame_cache_flush(void)
 {
 	if (cache.n)
-		hr_pool_put_bulk(cache.pool, cache.q, cache.n);
+		hr_pool_put_bulk_clean(cache.pool, cache.q, cache.n,
+				       cache.clean);
 	cache.n = 0;
+	cache.clean = 0;
 	cache.pool = NULL;
 }
 
@@ -56,7 +62,7 @@ static struct hr_pool *pool_of(void *addr)
 	return hr_pool_of(addr);
 }
 
-static void put_one(void *addr)
+static void put_one(void *addr, bool clean)
 {
 	struct hr_pool *pool = pool_of(addr);
 
@@ -75,6 +81,7 @@ static void put_one(void *addr)
 	if (cache.n == HR_RET_CACHE || (cache.n && cache.pool != pool))
 		hr_frame_cache_flush();
 	cache.pool = pool;
+	cache.clean |= (uint64_t)clean << cache.n;
 	cache.q[cache.n++] = addr;
 }
 
@@ -88,26 +95,26 @@ static void put_frags(void *hard_start, uint32_t frame_sz, uint32_t flags)
 	sinfo = (struct hr_xdp_shinfo *)((uint8_t *)hard_start + frame_sz -
 					 HR_SKB_SHINFO_SIZE);
 	for (i = 0; i < sinfo->nr_frags && i < HR_MAX_SKB_FRAGS; i++)
-		put_one(sinfo->frags[i].addr);
+		put_one(sinfo->frags[i].addr, false);
 }
 
 void hr_xdp_return_frame(struct hr_xdp_frame *frame)
 {
 	/* The frame header sits at data_hard_start. */
 	put_frags(frame, frame->frame_sz, frame->flags);
-	put_one(frame);
+	put_one(frame, false);
 }
 
 void hr_xdp_return_buff(struct hr_xdp_buff *xdp)
 {
 	put_frags(xdp->data_hard_start, xdp->frame_sz, xdp->flags);
-	put_one(xdp->data_hard_start);
+	put_one(xdp->data_hard_start, false);
 }
 
-void hr_xdp_return_bulk(void *const *hard_start, unsigned int n)
+void hr_xdp_return_bulk(void *const *hard_start, unsigned int n, uint64_t clean)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		put_one(hard_start[i]);
+		put_one(hard_start[i], i < 64 && (clean >> i & 1));
 }

@@ -65,6 +65,7 @@ runner_prepare(struct rx_runner *r, struct hr_xdp_buff *xdp)
 	c->redirect_key = 0;
 	run->budget = HR_DEFAULT_BUDGET;
 	run->pc = 0;
+	run->pkt_dirty = 0;
 	hr_xdp_ctx_sync(c, run);
 	hr_xdp_ctx_hints(c, run);
 	return run;
@@ -186,6 +187,21 @@ static void rx_count(struct hr_napi *napi, struct hr_dev_stats *st,
 }
 
 /*
+ * Whether the frame of the run just done is as its device gave it: the
+ * engines set run->pkt_dirty before anything that may write a packet
+ * byte, the interpreter always (vm.h), and nothing else between the
+ * device and a DROP writes the frame. A breakdown run that leaves the
+ * program out writes nothing either. Its pool then keeps what the device
+ * noted of the bytes (a generator's flow, pool.h), and the device need
+ * not write them again.
+ */
+static __attribute__((always_inline)) inline bool rx_clean(struct hr_worker *w,
+							   unsigned int skip)
+{
+	return (skip & HR_BENCH_SKIP_PROG) || !w->run->pkt_dirty;
+}
+
+/*
  * The batch loop, inlined twice: with @skip a constant 0 (every batch
  * but a breakdown run's, the checks compiled out) and with the bench's
  * stages to leave out.
@@ -201,6 +217,7 @@ rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
 	struct rx_runner r = { .w = w };
 	void *drop[HR_NAPI_BUDGET];
 	unsigned int i, ndrop = 0;
+	uint64_t clean = 0;
 	uint32_t act;
 
 	if (!(skip & HR_BENCH_SKIP_STATS)) {
@@ -247,13 +264,14 @@ rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
 		 */
 		if (act == XDP_DROP && !hr_xdp_has_frags(&xdp[i]) &&
 		    !hr_trace_on && ndrop < HR_NAPI_BUDGET) {
+			clean |= (uint64_t)rx_clean(w, skip) << ndrop;
 			drop[ndrop++] = xdp[i].data_hard_start;
 			continue;
 		}
 		rx_act(w, napi, st, &xdp[i], act);
 	}
 	if (ndrop)
-		hr_xdp_return_bulk(drop, ndrop);
+		hr_xdp_return_bulk(drop, ndrop, clean);
 	if (skip & HR_BENCH_SKIP_STATS)
 		return;
 	for (act = 0; act <= XDP_REDIRECT; act++)

@@ -141,6 +141,27 @@ static void gen_fill(struct gen_priv *p, const struct gen_flow *f,
 	memcpy(data + f->hdr_len, p->payload, p->len - f->hdr_len);
 }
 
+/*
+ * A frame's pool tag is flow index + 1 when the frame still holds that
+ * flow's packet as gen_fill wrote it: the pool keeps a tag only when the
+ * frame came back with its bytes untouched (an XDP_DROP by a run that
+ * wrote no packet byte, rx.c) and clears it on any other return. Such a
+ * frame is not written again, as the kernel's live-frames page pool
+ * writes a page once and not when it is recycled; the program still
+ * sees exactly the generator's packet. Every packet of the device has
+ * the same length and place in its frame, so the flow says it all.
+ */
+static void gen_refill(struct hr_dev *dev, struct gen_priv *p,
+		       const struct gen_flow *f, void *frame, uint32_t tag)
+{
+	uint32_t want = (uint32_t)(f - p->flows) + 1;
+
+	if (tag == want)
+		return;
+	gen_fill(p, f, (uint8_t *)frame + HR_XDP_PACKET_HEADROOM);
+	hr_pool_set_tag(dev->pool, frame, want);
+}
+
 /* Only the queue's worker writes it: a plain add, read as a sum. */
 static void gen_sent(struct gen_queue *q, uint32_t n)
 {
@@ -156,6 +177,7 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 	struct gen_queue *q = &p->q[napi->queue];
 	struct hr_xdp_buff xdp[HR_NAPI_BUDGET];
 	void *frames[HR_NAPI_BUDGET];
+	uint32_t tags[HR_NAPI_BUDGET];
 	unsigned int skip;
 	uint64_t now, ts;
 	uint32_t n, i;
@@ -175,7 +197,7 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 	if (!n)
 		return 0;
 	/* A NIC without RX buffers generates nothing: wait for frames. */
-	n = hr_pool_get_bulk(dev->pool, frames, n);
+	n = hr_pool_get_bulk_tags(dev->pool, frames, tags, n);
 	if (!n)
 		return 0;
 	skip = napi->worker->dp->bench_skip;
@@ -200,7 +222,7 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 				    p->len, dev->meta_supported);
 		xdp[i].hints = d;
 		if (!(skip & HR_BENCH_SKIP_FILL))
-			gen_fill(p, f, xdp[i].data);
+			gen_refill(dev, p, f, frames[i], tags[i]);
 	}
 	hr_xdp_rx_bulk(napi, xdp, n);
 	gen_sent(q, n);

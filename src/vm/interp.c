@@ -802,6 +802,7 @@ uint64_t hr_interp_callback(struct hr_run *run, uint32_t pc,
 
 uint64_t hr_interp_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 {
+	run->pkt_dirty = 1; /* not tracked here */
 	run->depth = 0;
 	run->callback = hr_interp_callback;
 	return exec(run, 0, NULL, r1, r2, 0);
@@ -809,6 +810,7 @@ uint64_t hr_interp_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 
 uint64_t hr_interp_resume(struct hr_run *run, const uint64_t regs[HR_NREGS])
 {
+	run->pkt_dirty = 1;
 	run->depth = 0;
 	run->callback = hr_interp_callback;
 	return exec(run, 0, regs, 0, 0, 0);
