@@ -18,6 +18,8 @@
 struct ret_cache {
 	bool active;
 	struct hr_pool *pool;
+	/* @pool's frames are at [lo, lo + span): pool_of's range check. */
+	uintptr_t lo, span;
 	unsigned int n;
 	/* Bit i: q[i] comes back clean (hr_pool_put_bulk_clean). */
 	uint64_t clean;
@@ -35,6 +37,7 @@ void hr_frame_cache_flush(void)
 				       cache.clean);
 	cache.n = 0;
 	cache.clean = 0;
+	/* A pool may go once none of its frames waits here. */
 	cache.pool = NULL;
 }
 
@@ -57,7 +60,7 @@ void hr_frame_cache_end(void)
  */
 static struct hr_pool *pool_of(void *addr)
 {
-	if (cache.n && hr_pool_owns(cache.pool, addr))
+	if (cache.n && (uintptr_t)addr - cache.lo < cache.span)
 		return cache.pool;
 	return hr_pool_of(addr);
 }
@@ -80,7 +83,11 @@ static void put_one(void *addr, bool clean)
 	 * allocator per batch and flushes when it changes. */
 	if (cache.n == HR_RET_CACHE || (cache.n && cache.pool != pool))
 		hr_frame_cache_flush();
-	cache.pool = pool;
+	if (cache.pool != pool) {
+		cache.pool = pool;
+		cache.lo = (uintptr_t)hr_pool_base(pool);
+		cache.span = (uintptr_t)hr_pool_size(pool) * HR_FRAME_SIZE;
+	}
 	cache.clean |= (uint64_t)clean << cache.n;
 	cache.q[cache.n++] = addr;
 }

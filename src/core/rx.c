@@ -32,7 +32,8 @@ struct rx_runner {
 	bool ready;
 };
 
-static bool run_reusable(const struct rx_runner *r, const struct hr_run *run)
+static __attribute__((always_inline)) inline bool
+run_reusable(const struct rx_runner *r, const struct hr_run *run)
 {
 	return r->ready && run->vm == &r->prog->vm && run->priv == &r->c &&
 	       run->ctx == &r->c.md &&
