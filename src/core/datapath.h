@@ -216,6 +216,11 @@ void hr_rps_destroy(struct hr_datapath *dp);
 /* Frees a frame or buff back to the pool it came from (fragments too). */
 void hr_xdp_return_frame(struct hr_xdp_frame *frame);
 void hr_xdp_return_buff(struct hr_xdp_buff *xdp);
+/* Returns the frames at @hard_start (buffs without fragments), as
+ * hr_xdp_return_buff does each; bit i of @clean: hard_start[i]'s bytes
+ * are as its device wrote them (the pool keeps its tag, pool.h). */
+void hr_xdp_return_bulk(void *const *hard_start, unsigned int n,
+			uint64_t clean);
 
 /* Adds @napi to worker @w's poll list / removes it (waits for a grace
  * period, so @napi is no longer polled when this returns). */

@@ -18,17 +18,26 @@
 struct ret_cache {
 	bool active;
 	struct hr_pool *pool;
+	/* @pool's frames are at [lo, lo + span): pool_of's range check. */
+	uintptr_t lo, span;
 	unsigned int n;
+	/* Bit i: q[i] comes back clean (hr_pool_put_bulk_clean). */
+	uint64_t clean;
 	void *q[HR_RET_CACHE];
 };
+
+_Static_assert(HR_RET_CACHE <= 64, "one clean bit a cached frame");
 
 static __thread struct ret_cache cache;
 
 void hr_frame_cache_flush(void)
 {
 	if (cache.n)
-		hr_pool_put_bulk(cache.pool, cache.q, cache.n);
+		hr_pool_put_bulk_clean(cache.pool, cache.q, cache.n,
+				       cache.clean);
 	cache.n = 0;
+	cache.clean = 0;
+	/* A pool may go once none of its frames waits here. */
 	cache.pool = NULL;
 }
 
@@ -43,9 +52,22 @@ void hr_frame_cache_end(void)
 	cache.active = false;
 }
 
-static void put_one(void *addr)
+/*
+ * The pool of @addr: the one frames are gathered for when it owns @addr
+ * (a range check, where the registry's answer is a walk), as a batch's
+ * frames mostly come from one pool. That pool is alive: frames of it
+ * wait here, and a pool is destroyed with none out.
+ */
+static struct hr_pool *pool_of(void *addr)
 {
-	struct hr_pool *pool = hr_pool_of(addr);
+	if (cache.n && (uintptr_t)addr - cache.lo < cache.span)
+		return cache.pool;
+	return hr_pool_of(addr);
+}
+
+static void put_one(void *addr, bool clean)
+{
+	struct hr_pool *pool = pool_of(addr);
 
 	if (hr_unlikely(hr_trace_on))
 		hr_trace_free(addr);
@@ -61,7 +83,12 @@ static void put_one(void *addr)
 	 * allocator per batch and flushes when it changes. */
 	if (cache.n == HR_RET_CACHE || (cache.n && cache.pool != pool))
 		hr_frame_cache_flush();
-	cache.pool = pool;
+	if (cache.pool != pool) {
+		cache.pool = pool;
+		cache.lo = (uintptr_t)hr_pool_base(pool);
+		cache.span = (uintptr_t)hr_pool_size(pool) * HR_FRAME_SIZE;
+	}
+	cache.clean |= (uint64_t)clean << cache.n;
 	cache.q[cache.n++] = addr;
 }
 
@@ -75,18 +102,26 @@ static void put_frags(void *hard_start, uint32_t frame_sz, uint32_t flags)
 	sinfo = (struct hr_xdp_shinfo *)((uint8_t *)hard_start + frame_sz -
 					 HR_SKB_SHINFO_SIZE);
 	for (i = 0; i < sinfo->nr_frags && i < HR_MAX_SKB_FRAGS; i++)
-		put_one(sinfo->frags[i].addr);
+		put_one(sinfo->frags[i].addr, false);
 }
 
 void hr_xdp_return_frame(struct hr_xdp_frame *frame)
 {
 	/* The frame header sits at data_hard_start. */
 	put_frags(frame, frame->frame_sz, frame->flags);
-	put_one(frame);
+	put_one(frame, false);
 }
 
 void hr_xdp_return_buff(struct hr_xdp_buff *xdp)
 {
 	put_frags(xdp->data_hard_start, xdp->frame_sz, xdp->flags);
-	put_one(xdp->data_hard_start);
+	put_one(xdp->data_hard_start, false);
+}
+
+void hr_xdp_return_bulk(void *const *hard_start, unsigned int n, uint64_t clean)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		put_one(hard_start[i], i < 64 && (clean >> i & 1));
 }

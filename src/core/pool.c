@@ -33,6 +33,9 @@ struct hr_pool {
 	uint32_t nfree;
 	/* One hr_frame_state per frame, under lock. */
 	uint8_t *state;
+	/* One content tag per frame (hr_pool_get_bulk_tags): the holder's
+	 * to write, handed over with the frame under lock. */
+	uint32_t *tag;
 	/* Written under lock, read without: hence atomics. */
 	uint32_t outstanding;
 	uint64_t bad_puts;
@@ -127,7 +130,8 @@ int hr_pool_create(uint32_t nframes, struct hr_pool **pool)
 	p->bytes = (size_t)nframes * HR_FRAME_SIZE;
 	p->free_stack = calloc(nframes, sizeof(*p->free_stack));
 	p->state = calloc(nframes, sizeof(*p->state));
-	if (!p->free_stack || !p->state)
+	p->tag = calloc(nframes, sizeof(*p->tag));
+	if (!p->free_stack || !p->state || !p->tag)
 		goto err;
 	p->base = hr_mem_low(p->bytes);
 	if (!p->base) {
@@ -149,6 +153,7 @@ int hr_pool_create(uint32_t nframes, struct hr_pool **pool)
 err:
 	free(p->free_stack);
 	free(p->state);
+	free(p->tag);
 	free(p);
 	return -ENOMEM;
 }
@@ -167,6 +172,7 @@ void hr_pool_destroy(struct hr_pool *pool)
 	munmap(pool->base, pool->bytes);
 	free(pool->free_stack);
 	free(pool->state);
+	free(pool->tag);
 	free(pool);
 }
 
@@ -196,8 +202,8 @@ static void set_outstanding(struct hr_pool *pool)
 			 __ATOMIC_RELAXED);
 }
 
-unsigned int hr_pool_get_bulk(struct hr_pool *pool, void **frames,
-			      unsigned int n)
+static unsigned int get_bulk(struct hr_pool *pool, void **frames,
+			     uint32_t *tags, unsigned int n)
 {
 	unsigned int i;
 
@@ -207,10 +213,36 @@ unsigned int hr_pool_get_bulk(struct hr_pool *pool, void **frames,
 
 		pool->state[idx] = HR_FRAME_OUT;
 		frames[i] = frame_addr(pool, idx);
+		if (tags)
+			tags[i] = pool->tag[idx];
+		else
+			pool->tag[idx] = 0;
 	}
 	set_outstanding(pool);
 	pthread_spin_unlock(&pool->lock);
 	return i;
+}
+
+/* A getter that does not ask for tags may write anything into the
+ * frame without knowing of them: its frames come back untagged. */
+unsigned int hr_pool_get_bulk(struct hr_pool *pool, void **frames,
+			      unsigned int n)
+{
+	return get_bulk(pool, frames, NULL, n);
+}
+
+unsigned int hr_pool_get_bulk_tags(struct hr_pool *pool, void **frames,
+				   uint32_t *tags, unsigned int n)
+{
+	return get_bulk(pool, frames, tags, n);
+}
+
+void hr_pool_set_tag(struct hr_pool *pool, const void *frame, uint32_t tag)
+{
+	int64_t idx = frame_index(pool, frame);
+
+	if (idx >= 0)
+		pool->tag[idx] = tag;
 }
 
 void *hr_pool_get(struct hr_pool *pool)
@@ -226,8 +258,9 @@ static void bad_put(struct hr_pool *pool, const void *frame, const char *why)
 	hr_pr_warn("pool: bad put of %p: %s (ignored)\n", frame, why);
 }
 
-/* Under lock: returns one frame; a pointer anywhere inside it will do. */
-static void put_locked(struct hr_pool *pool, void *frame)
+/* Under lock: returns one frame; a pointer anywhere inside it will do.
+ * Its tag stays only when it comes back @clean. */
+static void put_locked(struct hr_pool *pool, void *frame, bool clean)
 {
 	int64_t idx = frame_index(pool, frame);
 
@@ -240,18 +273,32 @@ static void put_locked(struct hr_pool *pool, void *frame)
 		return;
 	}
 	pool->state[idx] = HR_FRAME_FREE;
+	if (!clean)
+		pool->tag[idx] = 0;
 	pool->free_stack[pool->nfree++] = (uint32_t)idx;
 }
 
-void hr_pool_put_bulk(struct hr_pool *pool, void *const *frames, unsigned int n)
+/*
+ * Pushed last first, so that the next get hands the batch out in the
+ * order it came back: a device that got and returned a batch gets the
+ * same frames at the same places again (a generator then finds each
+ * frame holding the flow it would write, gen.c).
+ */
+void hr_pool_put_bulk_clean(struct hr_pool *pool, void *const *frames,
+			    unsigned int n, uint64_t clean)
 {
 	unsigned int i;
 
 	pthread_spin_lock(&pool->lock);
-	for (i = 0; i < n; i++)
-		put_locked(pool, frames[i]);
+	for (i = n; i-- > 0;)
+		put_locked(pool, frames[i], i < 64 && (clean >> i & 1));
 	set_outstanding(pool);
 	pthread_spin_unlock(&pool->lock);
+}
+
+void hr_pool_put_bulk(struct hr_pool *pool, void *const *frames, unsigned int n)
+{
+	hr_pool_put_bulk_clean(pool, frames, n, 0);
 }
 
 void hr_pool_put(struct hr_pool *pool, void *frame)

@@ -40,6 +40,22 @@ unsigned int hr_pool_get_bulk(struct hr_pool *pool, void **frames,
 /* Returns @n frames under one lock. */
 void hr_pool_put_bulk(struct hr_pool *pool, void *const *frames,
 		      unsigned int n);
+
+/*
+ * Content tags, as the kernel's page pool lets a driver keep what it
+ * wrote into a page that comes back untouched: a frame's tag is a value
+ * its getter gives it (hr_pool_set_tag, while holding the frame) to say
+ * what the frame holds. It survives only a return that says the bytes
+ * are as the getter left them (bit i of @clean for frames[i], i < 64);
+ * every other return, and every get without tags, clears it. So a tag
+ * read at a get (0: none) is one this getter's kind set on bytes no one
+ * has changed since. Tags mean something only to one getter of a pool.
+ */
+unsigned int hr_pool_get_bulk_tags(struct hr_pool *pool, void **frames,
+				   uint32_t *tags, unsigned int n);
+void hr_pool_set_tag(struct hr_pool *pool, const void *frame, uint32_t tag);
+void hr_pool_put_bulk_clean(struct hr_pool *pool, void *const *frames,
+			    unsigned int n, uint64_t clean);
 /*
  * Puts of a frame that is not from @pool, or is already free: reported on
  * stderr and ignored, never corrupting the free stack. A pointer anywhere

@@ -26,6 +26,10 @@
 
 #define GEN_HDR_MAX 96
 #define GEN_POOL_DEFAULT 4096
+/* Packets up to this long are written from a per-flow image, whole
+ * cache lines at a time (gen_fill). */
+#define GEN_IMG_MAX 128
+#define GEN_LINE 64
 
 /* XDP_RSS_* bits of enum xdp_rss_hash_type (include/net/xdp.h). */
 #define RSS_L3_IPV4 (1u << 0)
@@ -35,6 +39,9 @@
 #define RSS_L4_UDP (1u << 5)
 
 struct gen_flow {
+	/* The whole packet, headers and payload, padded with payload
+	 * to whole lines (p->img_len; 0 for longer packets). */
+	uint8_t img[GEN_IMG_MAX] __attribute__((aligned(GEN_LINE)));
 	uint8_t hdr[GEN_HDR_MAX];
 	uint16_t hdr_len;
 	uint32_t hash;
@@ -62,6 +69,7 @@ struct gen_queue {
 struct gen_priv {
 	struct hr_gen_opts o;
 	uint32_t len; /* bytes of each packet in the buffer */
+	uint32_t img_len; /* len rounded up to lines, or 0 (gen_flow) */
 	uint16_t vlan_tci;
 	struct gen_flow *flows;
 	uint32_t nflows;
@@ -111,11 +119,47 @@ static bool gen_queue_finished(struct gen_priv *p, struct gen_queue *q,
 	return p->o.duration_ns && now - q->start_ns >= p->o.duration_ns;
 }
 
+/*
+ * A short packet is copied from its flow's image a whole line at a time,
+ * constant-size copies the compiler inlines, where two calls to memcpy of
+ * odd lengths cost more than the bytes. The bytes past data_end that this
+ * writes are tailroom, within the frame below skb_shared_info (GEN_IMG_MAX
+ * after the headroom): a program reaches them only by growing the tail,
+ * and bpf_xdp_adjust_tail clears what it grows.
+ */
 static void gen_fill(struct gen_priv *p, const struct gen_flow *f,
 		     uint8_t *data)
 {
+	uint32_t o;
+
+	if (p->img_len) {
+		for (o = 0; o < p->img_len; o += GEN_LINE)
+			__builtin_memcpy(data + o, f->img + o, GEN_LINE);
+		return;
+	}
 	memcpy(data, f->hdr, f->hdr_len);
 	memcpy(data + f->hdr_len, p->payload, p->len - f->hdr_len);
+}
+
+/*
+ * A frame's pool tag is flow index + 1 when the frame still holds that
+ * flow's packet as gen_fill wrote it: the pool keeps a tag only when the
+ * frame came back with its bytes untouched (an XDP_DROP by a run that
+ * wrote no packet byte, rx.c) and clears it on any other return. Such a
+ * frame is not written again, as the kernel's live-frames page pool
+ * writes a page once and not when it is recycled; the program still
+ * sees exactly the generator's packet. Every packet of the device has
+ * the same length and place in its frame, so the flow says it all.
+ */
+static void gen_refill(struct hr_dev *dev, struct gen_priv *p,
+		       const struct gen_flow *f, void *frame, uint32_t tag)
+{
+	uint32_t want = (uint32_t)(f - p->flows) + 1;
+
+	if (tag == want)
+		return;
+	gen_fill(p, f, (uint8_t *)frame + HR_XDP_PACKET_HEADROOM);
+	hr_pool_set_tag(dev->pool, frame, want);
 }
 
 /* Only the queue's worker writes it: a plain add, read as a sum. */
@@ -133,6 +177,7 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 	struct gen_queue *q = &p->q[napi->queue];
 	struct hr_xdp_buff xdp[HR_NAPI_BUDGET];
 	void *frames[HR_NAPI_BUDGET];
+	uint32_t tags[HR_NAPI_BUDGET];
 	unsigned int skip;
 	uint64_t now, ts;
 	uint32_t n, i;
@@ -152,7 +197,7 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 	if (!n)
 		return 0;
 	/* A NIC without RX buffers generates nothing: wait for frames. */
-	n = hr_pool_get_bulk(dev->pool, frames, n);
+	n = hr_pool_get_bulk_tags(dev->pool, frames, tags, n);
 	if (!n)
 		return 0;
 	skip = napi->worker->dp->bench_skip;
@@ -177,7 +222,7 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 				    p->len, dev->meta_supported);
 		xdp[i].hints = d;
 		if (!(skip & HR_BENCH_SKIP_FILL))
-			gen_fill(p, f, xdp[i].data);
+			gen_refill(dev, p, f, frames[i], tags[i]);
 	}
 	hr_xdp_rx_bulk(napi, xdp, n);
 	gen_sent(q, n);
@@ -392,6 +437,11 @@ static void gen_build_flow(struct gen_priv *p, uint32_t f)
 	}
 	gen_build_l4(p, l4, f, sport, dport, l4_len, sum);
 	fl->hdr_len = (uint16_t)(l4 + l4_hdr_len(o->l4_proto) - fl->hdr);
+	if (p->img_len) {
+		memcpy(fl->img, fl->hdr, fl->hdr_len);
+		memcpy(fl->img + fl->hdr_len, p->payload,
+		       p->img_len - fl->hdr_len);
+	}
 
 	/* The NIC's RSS: addresses, then ports for TCP and UDP. */
 	memcpy(tuple, src, alen);
@@ -541,11 +591,17 @@ int hr_dev_gen_create(struct hr_datapath *dp, const char *name,
 	if (err)
 		goto fail;
 	p->len = p->o.pkt_size;
+	if (p->len <= GEN_IMG_MAX)
+		p->img_len = (p->len + GEN_LINE - 1) & ~(GEN_LINE - 1);
 	p->vlan_tci = (uint16_t)(p->o.vlan_prio << 13 | p->o.vlan_id);
 	for (i = 0; i < HR_GEN_PKT_MAX; i++)
 		p->payload[i] = (uint8_t)i;
 	p->nflows = p->o.flows;
-	p->flows = calloc(p->nflows, sizeof(*p->flows));
+	/* A 32-bit count of lines cannot overflow a 64-bit size. */
+	p->flows =
+		aligned_alloc(GEN_LINE, (size_t)p->nflows * sizeof(*p->flows));
+	if (p->flows)
+		memset(p->flows, 0, (size_t)p->nflows * sizeof(*p->flows));
 	if (!p->flows) {
 		err = -ENOMEM;
 		goto fail;

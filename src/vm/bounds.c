@@ -1424,6 +1424,61 @@ bool jb_value_safe(const struct jb_facts *f, uint32_t pc, int breg, int off,
 	return lo >= 0 && lo + size <= (int64_t)(r->id & ~JB_VALUE_RW);
 }
 
+/*
+ * Any other helper may write the packet: bpf_xdp_store_bytes, the adjust
+ * helpers (whose memmove of the metadata lands on packet bytes), a tail
+ * call into a program that writes, one filling an out-argument that
+ * points into the packet; so may every kfunc and callx.
+ */
+static bool helper_pkt_ro(int32_t id)
+{
+	switch (id) {
+	case BPF_FUNC_map_lookup_elem:
+	case BPF_FUNC_map_update_elem:
+	case BPF_FUNC_map_delete_elem:
+	case BPF_FUNC_ktime_get_ns:
+	case BPF_FUNC_get_prandom_u32:
+	case BPF_FUNC_get_smp_processor_id:
+	case BPF_FUNC_redirect:
+	case BPF_FUNC_redirect_map:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The stack: the bounds of this frame, never a packet's memory. */
+static bool store_in_frame(const struct jb_facts *f, uint32_t pc, int breg,
+			   int off, int size)
+{
+	const struct jb_reg *r = jb_reg_at(f, pc, breg);
+	int64_t lo;
+
+	if (!r || r->t != JB_FP)
+		return false;
+	lo = (int64_t)r->a + off;
+	return lo >= -(int64_t)HR_STACK_SIZE && lo + size <= 0;
+}
+
+bool jb_insn_pkt_ro(const struct jb_facts *f, const struct hr_insn *insn,
+		    uint32_t pc)
+{
+	uint8_t cls = HR_CLASS(insn->code);
+	int size = hr_size_bytes(insn->code);
+
+	if (cls == HR_ST || cls == HR_STX)
+		return f->store &&
+		       (jb_value_safe(f, pc, insn->dst, insn->off, size,
+				      true) ||
+			store_in_frame(f, pc, insn->dst, insn->off, size));
+	if ((cls != HR_JMP && cls != HR_JMP32) || HR_OP(insn->code) != HR_CALL)
+		return true;
+	if (insn->code != (HR_JMP | HR_CALL))
+		return false;
+	return insn->src == HR_CALL_LOCAL ||
+	       (insn->src == HR_CALL_HELPER && helper_pkt_ro(insn->imm));
+}
+
 bool jb_ctx_field_ok(const struct hr_vm_prog *vm, int off, int size, bool write)
 {
 	if (off < 0 || (size_t)off + (size_t)size > vm->ctx_size)

@@ -70,6 +70,16 @@ const struct jb_reg *jb_reg_at(const struct jb_facts *f, uint32_t pc, int reg);
 bool jb_pkt_safe(const struct jb_facts *f, uint32_t pc, int breg, int off,
 		 int size);
 
+/*
+ * Whether instruction @insn at @pc cannot change a packet byte: a store
+ * proven to land in its frame's stack or a writable map value, a call
+ * of a helper that writes no memory it is handed and moves no packet
+ * bound, a local call (its body is other instructions), or no store or
+ * call at all. With no facts, every store and call may write.
+ */
+bool jb_insn_pkt_ro(const struct jb_facts *f, const struct hr_insn *insn,
+		    uint32_t pc);
+
 /* Whether [breg + off, + size) at @pc is inside a map value (and the
  * program may write it, with @write). */
 bool jb_value_safe(const struct jb_facts *f, uint32_t pc, int breg, int off,

@@ -533,7 +533,7 @@ static uint64_t exec(struct hr_run *run, uint32_t pc, const uint64_t *init,
 	int size;
 
 	if (!run) {
-		label_table = labels;
+		__atomic_store_n(&label_table, labels, __ATOMIC_RELEASE);
 		return 0;
 	}
 	own.n = 0;
@@ -760,11 +760,17 @@ out:
 #undef ABORT
 #undef ABORT_AT
 
+/* Workers that first prepare a program at once may both fill the table:
+ * with the same constant, but atomically so that it is no data race. */
 const void *const *hr_interp_labels(void)
 {
-	if (!label_table)
+	const void *const *t = __atomic_load_n(&label_table, __ATOMIC_ACQUIRE);
+
+	if (!t) {
 		exec(NULL, 0, NULL, 0, 0, 0);
-	return label_table;
+		t = __atomic_load_n(&label_table, __ATOMIC_ACQUIRE);
+	}
+	return t;
 }
 
 /*
@@ -802,6 +808,7 @@ uint64_t hr_interp_callback(struct hr_run *run, uint32_t pc,
 
 uint64_t hr_interp_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 {
+	run->pkt_dirty = 1; /* not tracked here */
 	run->depth = 0;
 	run->callback = hr_interp_callback;
 	return exec(run, 0, NULL, r1, r2, 0);
@@ -809,6 +816,7 @@ uint64_t hr_interp_run(struct hr_run *run, uint64_t r1, uint64_t r2)
 
 uint64_t hr_interp_resume(struct hr_run *run, const uint64_t regs[HR_NREGS])
 {
+	run->pkt_dirty = 1;
 	run->depth = 0;
 	run->callback = hr_interp_callback;
 	return exec(run, 0, regs, 0, 0, 0);

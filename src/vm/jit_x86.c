@@ -270,6 +270,7 @@ enum {
 #define OFF_PRIV ((int32_t)offsetof(struct hr_run, priv))
 #define OFF_RX_HINTS ((int32_t)offsetof(struct hr_run, rx_hints))
 #define OFF_RX_HINTS_OK ((int32_t)offsetof(struct hr_run, rx_hints_ok))
+#define OFF_PKT_DIRTY ((int32_t)offsetof(struct hr_run, pkt_dirty))
 #define OFF_TAIL_CALL ((int32_t)offsetof(struct hr_run, tail_call))
 #define OFF_TAIL_REGS ((int32_t)offsetof(struct hr_run, tail_regs))
 #define OFF_CALLBACK ((int32_t)offsetof(struct hr_run, callback))
@@ -1955,6 +1956,12 @@ static void emit_insn(struct jit *j, uint32_t pc)
 	const struct hr_vm_prog *vm = j->vm;
 	const struct hr_insn *insn = &vm->insns[pc];
 
+	/* run->pkt_dirty = 1 before anything that may write the packet
+	 * (plan() made the run's register hold the run for it). */
+	if (!jb_insn_pkt_ro(&j->facts, insn, pc)) {
+		op_rm(j, false, false, 0xc6, 1, 0, RUN, OFF_PKT_DIRTY);
+		emit1(j, 1);
+	}
 	switch (HR_CLASS(insn->code)) {
 	case HR_ALU:
 	case HR_ALU64:
@@ -2444,6 +2451,8 @@ static void plan(struct jit *j)
 
 		rd = insn_reads(insn);
 		used |= rd | insn_writes(insn);
+		if (!jb_insn_pkt_ro(&j->facts, insn, pc))
+			j->need_run = true; /* emit_insn marks run->pkt_dirty */
 		switch (cls) {
 		case HR_ALU:
 		case HR_ALU64:

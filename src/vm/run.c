@@ -57,6 +57,7 @@ void hr_run_init(struct hr_run *run, const struct hr_vm_prog *vm, void *ctx)
 	run->priv = NULL;
 	run->rx_hints = NULL;
 	run->rx_hints_ok = 0;
+	run->pkt_dirty = 1;
 	run->depth = 0;
 	run->pc = 0;
 	run->tail_call = NULL;

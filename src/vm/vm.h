@@ -181,6 +181,14 @@ struct hr_run {
 	/* The HR_RX_HINT_* that *rx_hints has present and supported (0
 	 * without it), set with it: the JIT's one test for a 0 answer. */
 	uint8_t rx_hints_ok;
+	/*
+	 * Set (to 1) when the run may have changed its packet's bytes: by
+	 * the JIT's code before each instruction that may write them
+	 * (jb_insn_pkt_ro), by the interpreter when it starts, as it does
+	 * not tell. A caller that cleared it and finds it clear after the
+	 * run knows the packet is as it gave it (rx.c). hr_run_init sets it.
+	 */
+	uint8_t pkt_dirty;
 	/* Engine position: current call depth (0 = main) and instruction,
 	 * kept up to date at calls so aborts name the instruction. */
 	unsigned int depth;
