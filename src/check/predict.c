@@ -405,7 +405,16 @@ static int check_pkt(struct walk *w, struct state *s, uint32_t pc, int regno,
 {
 	int a = b->off + off;
 
+	/*
+	 * A variable part known only as a range the kernel may know more
+	 * tightly: an access within the range proven for this pointer's id
+	 * the kernel allows too (its umax is no larger, so it proved the
+	 * same range: good_pkt); a refusal would rest on bounds and ids
+	 * this model may not share with the kernel.
+	 */
 	if (b->id && !b->exact) {
+		if (b->hi <= MAX_PKT_OFF && a >= 0 && a + size <= b->range)
+			return 0;
 		set_unknown(w, pc,
 			    "packet access at a variable offset this "
 			    "check does not bound exactly");
@@ -1048,7 +1057,10 @@ static void good_pkt(struct state *s, const struct reg *p, bool open)
 	struct reg *c;
 	int range;
 
-	if (p->off < 0 || (p->off == 0 && open) || p->hi > MAX_PKT_OFF)
+	/* find_good_pkt_pointers: no range where the variable part and
+	 * the offset together may pass MAX_PACKET_OFF. */
+	if (p->off < 0 || (p->off == 0 && open) || p->hi > MAX_PKT_OFF ||
+	    p->hi + (uint64_t)p->off > MAX_PKT_OFF)
 		return;
 	range = p->off - (open ? 1 : 0);
 	/* Which way the kernel rounds the strict case is not pinned down
