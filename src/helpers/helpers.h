@@ -187,6 +187,10 @@ extern const struct hr_kfunc hr_kfunc_rcu_read_lock;
 extern const struct hr_kfunc hr_kfunc_rcu_read_unlock;
 extern const struct hr_kfunc hr_kfunc_preempt_disable;
 extern const struct hr_kfunc hr_kfunc_preempt_enable;
+/* The bits iterator (kfuncs_iter_bits.c). */
+extern const struct hr_kfunc hr_kfunc_iter_bits_new;
+extern const struct hr_kfunc hr_kfunc_iter_bits_next;
+extern const struct hr_kfunc hr_kfunc_iter_bits_destroy;
 
 /* Conntrack, XDP and tc alike (kfuncs_ct.c over core/ct.c). */
 extern const struct hr_kfunc hr_kfunc_xdp_ct_lookup;
@@ -215,6 +219,11 @@ extern const struct hr_kfunc hr_kfunc_strspn;
 extern const struct hr_kfunc hr_kfunc_strcspn;
 extern const struct hr_kfunc hr_kfunc_strstr;
 extern const struct hr_kfunc hr_kfunc_strnstr;
+/* copy_from_kernel_nofault_allowed for a pointer a program passed: true
+ * for the program's own memory and any number that could be a kernel
+ * address; false for the rest, where the kernel's read is -ERANGE
+ * (kfuncs_string.c). */
+bool hr_nofault_allowed(const struct hr_run *run, uint64_t addr);
 
 /* Kfuncs every program type has (kernel/bpf/helpers.c registers its
  * generic set for all): NULL-terminated (helpers.c). */
