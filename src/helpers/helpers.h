@@ -187,6 +187,8 @@ extern const struct hr_kfunc hr_kfunc_rcu_read_lock;
 extern const struct hr_kfunc hr_kfunc_rcu_read_unlock;
 extern const struct hr_kfunc hr_kfunc_preempt_disable;
 extern const struct hr_kfunc hr_kfunc_preempt_enable;
+/* The element count of a map (kfuncs_map.c). */
+extern const struct hr_kfunc hr_kfunc_map_sum_elem_count;
 /* The bits iterator (kfuncs_iter_bits.c). */
 extern const struct hr_kfunc hr_kfunc_iter_bits_new;
 extern const struct hr_kfunc hr_kfunc_iter_bits_next;
