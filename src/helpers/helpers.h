@@ -58,6 +58,9 @@ extern const struct hr_helper hr_helper_ringbuf_reserve; /* 131 */
 extern const struct hr_helper hr_helper_ringbuf_submit; /* 132 */
 extern const struct hr_helper hr_helper_ringbuf_discard; /* 133 */
 extern const struct hr_helper hr_helper_ringbuf_query; /* 134 */
+extern const struct hr_helper hr_helper_ringbuf_reserve_dynptr; /* 198 */
+extern const struct hr_helper hr_helper_ringbuf_submit_dynptr; /* 199 */
+extern const struct hr_helper hr_helper_ringbuf_discard_dynptr; /* 200 */
 extern const struct hr_helper hr_helper_ktime_get_boot_ns; /* 125 */
 extern const struct hr_helper hr_helper_ktime_get_tai_ns; /* 208 */
 
