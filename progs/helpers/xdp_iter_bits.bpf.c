@@ -8,17 +8,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
-/* 6.11's type, absent from the 6.1 headers this builds against; the
- * verifier knows the iterator by this name and size. */
-struct bpf_iter_bits {
-	__u64 __opaque[2];
-} __attribute__((aligned(8)));
-
-extern int bpf_iter_bits_new(struct bpf_iter_bits *it,
-			     const __u64 *unsafe_ptr__ign,
-			     __u32 nr_words) __ksym;
-extern int *bpf_iter_bits_next(struct bpf_iter_bits *it) __ksym;
-extern void bpf_iter_bits_destroy(struct bpf_iter_bits *it) __ksym;
+#include "hr_iter_bits.h"
 
 #define BIG_WORDS 512
 

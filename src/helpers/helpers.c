@@ -69,6 +69,7 @@ const struct hr_helper *const hr_base_helpers[] = {
 	&hr_helper_spin_lock,
 	&hr_helper_spin_unlock,
 	&hr_helper_trace_vprintk,
+	&hr_helper_snprintf,
 	&hr_helper_strncmp,
 	&hr_helper_strtol,
 	&hr_helper_strtoul,

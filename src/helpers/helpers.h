@@ -128,6 +128,8 @@ extern const struct hr_helper hr_helper_skb_get_tunnel_opt; /* 29 */
 extern const struct hr_helper hr_helper_skb_set_tunnel_opt; /* 30 */
 /* bpf_trace_vprintk (helpers_misc.c), in the base set. */
 extern const struct hr_helper hr_helper_trace_vprintk; /* 177 */
+/* bpf_snprintf (helpers_misc.c), in the base set. */
+extern const struct hr_helper hr_helper_snprintf; /* 165 */
 /* bpf_strncmp (helpers_misc.c), in the base set. */
 extern const struct hr_helper hr_helper_strncmp; /* 182 */
 /* bpf_strtol, bpf_strtoul (helpers_strtox.c), in the base set. */

@@ -125,7 +125,7 @@ const struct hr_offer hr_helper_offer[] = {
 	{ .id = 160, .types = X | T },
 	{ .id = 163, .types = X | T },
 	{ .id = 164, .types = X | T },
-	{ .id = 165, .types = X | T, .why = WHY_TODO },
+	{ .id = 165, .types = X | T },
 	{ .id = 169, .types = X | T, .why = WHY_TIMER },
 	{ .id = 170, .types = X | T, .why = WHY_TIMER },
 	{ .id = 171, .types = X | T, .why = WHY_TIMER },
