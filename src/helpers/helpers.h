@@ -78,6 +78,11 @@ extern const struct hr_helper hr_helper_spin_lock; /* 93 */
 extern const struct hr_helper hr_helper_spin_unlock; /* 94 */
 extern const struct hr_helper hr_helper_xdp_check_mtu; /* 163, XDP */
 
+/* Takes the lock word @lock (0 free, 1 held), spinning for at most about
+ * @timeout_ns once it is found taken; false when it was not got
+ * (helpers_generic.c). */
+bool hr_spin_wait(uint32_t *lock, uint64_t timeout_ns);
+
 /* The helper with kernel ID @id among @list (NULL-terminated), or NULL. */
 const struct hr_helper *hr_helper_find(const struct hr_helper *const *list,
 				       int id);
@@ -192,6 +197,13 @@ extern const struct hr_kfunc hr_kfunc_rcu_read_lock;
 extern const struct hr_kfunc hr_kfunc_rcu_read_unlock;
 extern const struct hr_kfunc hr_kfunc_preempt_disable;
 extern const struct hr_kfunc hr_kfunc_preempt_enable;
+/* Resilient spin locks and the irq flags (kfuncs_lock.c). */
+extern const struct hr_kfunc hr_kfunc_res_spin_lock;
+extern const struct hr_kfunc hr_kfunc_res_spin_unlock;
+extern const struct hr_kfunc hr_kfunc_res_spin_lock_irqsave;
+extern const struct hr_kfunc hr_kfunc_res_spin_unlock_irqrestore;
+extern const struct hr_kfunc hr_kfunc_local_irq_save;
+extern const struct hr_kfunc hr_kfunc_local_irq_restore;
 /* The element count of a map (kfuncs_map.c). */
 extern const struct hr_kfunc hr_kfunc_map_sum_elem_count;
 /* The bits iterator (kfuncs_iter_bits.c). */

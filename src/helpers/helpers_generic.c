@@ -556,7 +556,7 @@ static uint64_t hr_for_each_map_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
  */
 #define HR_SPIN_LOCK_TIMEOUT_NS 1000000000ull
 
-static bool spin_wait(uint32_t *lock)
+bool hr_spin_wait(uint32_t *lock, uint64_t timeout_ns)
 {
 	uint64_t deadline = 0;
 	unsigned int spins = 0;
@@ -568,7 +568,7 @@ static bool spin_wait(uint32_t *lock)
 				continue;
 			if (!deadline)
 				deadline = hr_clock_ns(CLOCK_MONOTONIC) +
-					   HR_SPIN_LOCK_TIMEOUT_NS;
+					   timeout_ns;
 			else if (hr_clock_ns(CLOCK_MONOTONIC) > deadline)
 				return false;
 		}
@@ -591,7 +591,7 @@ static uint64_t hr_spin_lock_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 		hr_run_abort(run, HR_ABORT_LOCK_RECURSION, r1);
 		return 0;
 	}
-	if (!spin_wait(lock)) {
+	if (!hr_spin_wait(lock, HR_SPIN_LOCK_TIMEOUT_NS)) {
 		hr_run_abort(run, HR_ABORT_LOCK_CONTENDED, r1);
 		return 0;
 	}
