@@ -76,7 +76,7 @@ const struct hr_offer hr_kfunc_offer[] = {
 	{ .name = "bpf_local_irq_restore", .types = X | T },
 	{ .name = "bpf_local_irq_save", .types = X | T },
 	{ .name = "bpf_lookup_system_key", .types = X | T, .why = WHY_KEYS },
-	{ .name = "bpf_map_sum_elem_count", .types = X | T, .why = WHY_TODO },
+	{ .name = "bpf_map_sum_elem_count", .types = X | T },
 	{ .name = "bpf_modify_return_test_tp", .types = X | T, .why = WHY_TEST },
 	{ .name = "bpf_obj_drop_impl", .types = X | T, .why = WHY_GRAPH },
 	{ .name = "bpf_obj_new_impl", .types = X | T, .why = WHY_GRAPH },
