@@ -15,6 +15,16 @@ const struct hr_kfunc *const hr_common_kfuncs[] = {
 	&hr_kfunc_iter_num_new,
 	&hr_kfunc_iter_num_next,
 	&hr_kfunc_iter_num_destroy,
+	&hr_kfunc_iter_bits_new,
+	&hr_kfunc_iter_bits_next,
+	&hr_kfunc_iter_bits_destroy,
+	&hr_kfunc_map_sum_elem_count,
+	&hr_kfunc_res_spin_lock,
+	&hr_kfunc_res_spin_unlock,
+	&hr_kfunc_res_spin_lock_irqsave,
+	&hr_kfunc_res_spin_unlock_irqrestore,
+	&hr_kfunc_local_irq_save,
+	&hr_kfunc_local_irq_restore,
 	&hr_kfunc_rcu_read_lock,
 	&hr_kfunc_rcu_read_unlock,
 	&hr_kfunc_preempt_disable,
@@ -31,7 +41,7 @@ const struct hr_kfunc *const hr_common_kfuncs[] = {
 	&hr_kfunc_strcspn,
 	&hr_kfunc_strstr,
 	&hr_kfunc_strnstr,
-	NULL,
+	NULL, /* one a line: clang-format would pack the list */
 };
 
 const struct hr_helper *const hr_base_helpers[] = {
@@ -52,6 +62,9 @@ const struct hr_helper *const hr_base_helpers[] = {
 	&hr_helper_ringbuf_submit,
 	&hr_helper_ringbuf_discard,
 	&hr_helper_ringbuf_query,
+	&hr_helper_ringbuf_reserve_dynptr,
+	&hr_helper_ringbuf_submit_dynptr,
+	&hr_helper_ringbuf_discard_dynptr,
 	&hr_helper_ktime_get_boot_ns,
 	&hr_helper_ktime_get_tai_ns,
 	&hr_helper_ktime_get_coarse_ns,
@@ -62,6 +75,7 @@ const struct hr_helper *const hr_base_helpers[] = {
 	&hr_helper_spin_lock,
 	&hr_helper_spin_unlock,
 	&hr_helper_trace_vprintk,
+	&hr_helper_snprintf,
 	&hr_helper_strncmp,
 	&hr_helper_strtol,
 	&hr_helper_strtoul,

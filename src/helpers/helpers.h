@@ -58,6 +58,9 @@ extern const struct hr_helper hr_helper_ringbuf_reserve; /* 131 */
 extern const struct hr_helper hr_helper_ringbuf_submit; /* 132 */
 extern const struct hr_helper hr_helper_ringbuf_discard; /* 133 */
 extern const struct hr_helper hr_helper_ringbuf_query; /* 134 */
+extern const struct hr_helper hr_helper_ringbuf_reserve_dynptr; /* 198 */
+extern const struct hr_helper hr_helper_ringbuf_submit_dynptr; /* 199 */
+extern const struct hr_helper hr_helper_ringbuf_discard_dynptr; /* 200 */
 extern const struct hr_helper hr_helper_ktime_get_boot_ns; /* 125 */
 extern const struct hr_helper hr_helper_ktime_get_tai_ns; /* 208 */
 
@@ -74,6 +77,11 @@ extern const struct hr_helper hr_helper_for_each_map_elem; /* 164 */
 extern const struct hr_helper hr_helper_spin_lock; /* 93 */
 extern const struct hr_helper hr_helper_spin_unlock; /* 94 */
 extern const struct hr_helper hr_helper_xdp_check_mtu; /* 163, XDP */
+
+/* Takes the lock word @lock (0 free, 1 held), spinning for at most about
+ * @timeout_ns once it is found taken; false when it was not got
+ * (helpers_generic.c). */
+bool hr_spin_wait(uint32_t *lock, uint64_t timeout_ns);
 
 /* The helper with kernel ID @id among @list (NULL-terminated), or NULL. */
 const struct hr_helper *hr_helper_find(const struct hr_helper *const *list,
@@ -125,6 +133,8 @@ extern const struct hr_helper hr_helper_skb_get_tunnel_opt; /* 29 */
 extern const struct hr_helper hr_helper_skb_set_tunnel_opt; /* 30 */
 /* bpf_trace_vprintk (helpers_misc.c), in the base set. */
 extern const struct hr_helper hr_helper_trace_vprintk; /* 177 */
+/* bpf_snprintf (helpers_misc.c), in the base set. */
+extern const struct hr_helper hr_helper_snprintf; /* 165 */
 /* bpf_strncmp (helpers_misc.c), in the base set. */
 extern const struct hr_helper hr_helper_strncmp; /* 182 */
 /* bpf_strtol, bpf_strtoul (helpers_strtox.c), in the base set. */
@@ -187,6 +197,19 @@ extern const struct hr_kfunc hr_kfunc_rcu_read_lock;
 extern const struct hr_kfunc hr_kfunc_rcu_read_unlock;
 extern const struct hr_kfunc hr_kfunc_preempt_disable;
 extern const struct hr_kfunc hr_kfunc_preempt_enable;
+/* Resilient spin locks and the irq flags (kfuncs_lock.c). */
+extern const struct hr_kfunc hr_kfunc_res_spin_lock;
+extern const struct hr_kfunc hr_kfunc_res_spin_unlock;
+extern const struct hr_kfunc hr_kfunc_res_spin_lock_irqsave;
+extern const struct hr_kfunc hr_kfunc_res_spin_unlock_irqrestore;
+extern const struct hr_kfunc hr_kfunc_local_irq_save;
+extern const struct hr_kfunc hr_kfunc_local_irq_restore;
+/* The element count of a map (kfuncs_map.c). */
+extern const struct hr_kfunc hr_kfunc_map_sum_elem_count;
+/* The bits iterator (kfuncs_iter_bits.c). */
+extern const struct hr_kfunc hr_kfunc_iter_bits_new;
+extern const struct hr_kfunc hr_kfunc_iter_bits_next;
+extern const struct hr_kfunc hr_kfunc_iter_bits_destroy;
 
 /* Conntrack, XDP and tc alike (kfuncs_ct.c over core/ct.c). */
 extern const struct hr_kfunc hr_kfunc_xdp_ct_lookup;
@@ -215,6 +238,11 @@ extern const struct hr_kfunc hr_kfunc_strspn;
 extern const struct hr_kfunc hr_kfunc_strcspn;
 extern const struct hr_kfunc hr_kfunc_strstr;
 extern const struct hr_kfunc hr_kfunc_strnstr;
+/* copy_from_kernel_nofault_allowed for a pointer a program passed: true
+ * for the program's own memory and any number that could be a kernel
+ * address; false for the rest, where the kernel's read is -ERANGE
+ * (kfuncs_string.c). */
+bool hr_nofault_allowed(const struct hr_run *run, uint64_t addr);
 
 /* Kfuncs every program type has (kernel/bpf/helpers.c registers its
  * generic set for all): NULL-terminated (helpers.c). */

@@ -2,7 +2,9 @@
 /*
  * Helpers for the map types beyond arrays and hashes, and the generic
  * helpers programs take for granted: queue/stack push, pop and peek,
- * bpf_tail_call, the ring buffer, bpf_loop, bpf_for_each_map_elem,
+ * bpf_tail_call, the ring buffer (its records also as dynptrs:
+ * kernel/bpf/ringbuf.c's bpf_ringbuf_reserve_dynptr, _submit_dynptr and
+ * _discard_dynptr), bpf_loop, bpf_for_each_map_elem,
  * bpf_spin_lock, bpf_check_mtu (XDP), clocks and bpf_get_numa_node_id.
  * As in helpers_map.c, every pointer is checked against the run's memory
  * first; a bad one has already aborted the run, so return at once.
@@ -13,6 +15,7 @@
 #include <time.h>
 
 #include "progs/ctx.h"
+#include "helpers/dynptr.h"
 #include "helpers/helpers.h"
 #include "vm/mem.h"
 #include "progs/prog.h"
@@ -179,24 +182,33 @@ static uint64_t hr_ringbuf_output_fn(uint64_t r1, uint64_t r2, uint64_t r3,
  * already holding HR_MAX_HELD_RECORDS gets NULL, as a full ring would
  * answer, before anything is reserved.
  */
+static uint8_t *hr_ringbuf_hold(struct hr_run *run, struct hr_map *map,
+				uint64_t size)
+{
+	struct hr_held_rec *h;
+	uint8_t *rec;
+
+	if (run->nheld >= HR_MAX_HELD_RECORDS)
+		return NULL;
+	rec = hr_ringbuf_reserve(map, size);
+	if (!rec)
+		return NULL;
+	h = &run->held[run->nheld++];
+	*h = (struct hr_held_rec){ .start = (uintptr_t)rec,
+				   .end = (uintptr_t)rec + size,
+				   .map = map };
+	return rec;
+}
+
 static uint64_t hr_ringbuf_reserve_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 				      uint64_t r4, uint64_t r5,
 				      struct hr_run *run)
 {
 	struct hr_map *map = hr_run_ringbuf(run, r1);
-	struct hr_held_rec *h;
-	uint8_t *rec;
 
-	if (!map || r3 || run->nheld >= HR_MAX_HELD_RECORDS)
+	if (!map || r3)
 		return 0;
-	rec = hr_ringbuf_reserve(map, r2);
-	if (!rec)
-		return 0;
-	h = &run->held[run->nheld++];
-	*h = (struct hr_held_rec){ .start = (uintptr_t)rec,
-				   .end = (uintptr_t)rec + r2,
-				   .map = map };
-	return (uintptr_t)rec;
+	return (uintptr_t)hr_ringbuf_hold(run, map, r2);
 }
 
 /* Submit or discard a record the run holds, and let go of it. */
@@ -231,6 +243,78 @@ static uint64_t hr_ringbuf_discard_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 				      struct hr_run *run)
 {
 	return hr_ringbuf_finish(r1, run, true);
+}
+
+/*
+ * bpf_ringbuf_reserve_dynptr(map, size, flags, ptr): the record as a
+ * dynptr of type RINGBUF, which the dynptr helpers and kfuncs read and
+ * write as a local one; any failure leaves a null dynptr: -EINVAL for
+ * flags, -E2BIG past DYNPTR_MAX_SIZE, -EINVAL when no record could be
+ * reserved (the ring full, the record too large, or as
+ * bpf_ringbuf_reserve, the run already holding all it can).
+ */
+static uint64_t hr_ringbuf_reserve_dynptr_fn(uint64_t r1, uint64_t r2,
+					     uint64_t r3, uint64_t r4,
+					     uint64_t r5, struct hr_run *run)
+{
+	struct hr_map *map = hr_run_ringbuf(run, r1);
+	struct hr_dynptr *d;
+	uint8_t *rec;
+	int err = 0;
+
+	if (!map)
+		return 0;
+	d = hr_dynptr_mem(run, r4);
+	if (!d)
+		return 0;
+	if (r3)
+		err = -EINVAL;
+	else if ((uint32_t)r2 > HR_DYNPTR_MAX_SIZE)
+		err = -E2BIG;
+	else if (!(rec = hr_ringbuf_hold(run, map, (uint32_t)r2)))
+		err = -EINVAL;
+	if (err) {
+		hr_dynptr_set_null(d);
+		return hr_err(err);
+	}
+	d->data = (uintptr_t)rec;
+	d->size = (uint32_t)r2 | (uint32_t)HR_DYNPTR_TYPE_RINGBUF
+					 << HR_DYNPTR_TYPE_SHIFT;
+	d->offset = 0;
+	return 0;
+}
+
+/* Submit or discard the record a ring buffer dynptr names, which then
+ * becomes null; a null one is let be. The flags only choose wakeups. */
+static uint64_t hr_ringbuf_finish_dynptr(uint64_t ptr, struct hr_run *run,
+					 bool discard)
+{
+	struct hr_dynptr *d = hr_dynptr_get(run, ptr, true);
+
+	if (!d || !d->data)
+		return 0;
+	/* The verifier takes no other type here. */
+	if (hr_dynptr_type(d) != HR_DYNPTR_TYPE_RINGBUF) {
+		hr_run_abort(run, HR_ABORT_HELPER_ARG, ptr);
+		return 0;
+	}
+	hr_ringbuf_finish(d->data, run, discard);
+	hr_dynptr_set_null(d);
+	return 0;
+}
+
+static uint64_t hr_ringbuf_submit_dynptr_fn(uint64_t r1, uint64_t r2,
+					    uint64_t r3, uint64_t r4,
+					    uint64_t r5, struct hr_run *run)
+{
+	return hr_ringbuf_finish_dynptr(r1, run, false);
+}
+
+static uint64_t hr_ringbuf_discard_dynptr_fn(uint64_t r1, uint64_t r2,
+					     uint64_t r3, uint64_t r4,
+					     uint64_t r5, struct hr_run *run)
+{
+	return hr_ringbuf_finish_dynptr(r1, run, true);
 }
 
 static uint64_t hr_ringbuf_query_fn(uint64_t r1, uint64_t r2, uint64_t r3,
@@ -472,7 +556,7 @@ static uint64_t hr_for_each_map_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
  */
 #define HR_SPIN_LOCK_TIMEOUT_NS 1000000000ull
 
-static bool spin_wait(uint32_t *lock)
+bool hr_spin_wait(uint32_t *lock, uint64_t timeout_ns)
 {
 	uint64_t deadline = 0;
 	unsigned int spins = 0;
@@ -484,7 +568,7 @@ static bool spin_wait(uint32_t *lock)
 				continue;
 			if (!deadline)
 				deadline = hr_clock_ns(CLOCK_MONOTONIC) +
-					   HR_SPIN_LOCK_TIMEOUT_NS;
+					   timeout_ns;
 			else if (hr_clock_ns(CLOCK_MONOTONIC) > deadline)
 				return false;
 		}
@@ -507,7 +591,7 @@ static uint64_t hr_spin_lock_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 		hr_run_abort(run, HR_ABORT_LOCK_RECURSION, r1);
 		return 0;
 	}
-	if (!spin_wait(lock)) {
+	if (!hr_spin_wait(lock, HR_SPIN_LOCK_TIMEOUT_NS)) {
 		hr_run_abort(run, HR_ABORT_LOCK_CONTENDED, r1);
 		return 0;
 	}
@@ -596,6 +680,12 @@ HR_HELPER(hr_helper_ringbuf_discard, 133, "bpf_ringbuf_discard",
 	  hr_ringbuf_discard_fn);
 HR_HELPER(hr_helper_ringbuf_query, 134, "bpf_ringbuf_query",
 	  hr_ringbuf_query_fn);
+HR_HELPER(hr_helper_ringbuf_reserve_dynptr, 198, "bpf_ringbuf_reserve_dynptr",
+	  hr_ringbuf_reserve_dynptr_fn);
+HR_HELPER(hr_helper_ringbuf_submit_dynptr, 199, "bpf_ringbuf_submit_dynptr",
+	  hr_ringbuf_submit_dynptr_fn);
+HR_HELPER(hr_helper_ringbuf_discard_dynptr, 200, "bpf_ringbuf_discard_dynptr",
+	  hr_ringbuf_discard_dynptr_fn);
 HR_HELPER(hr_helper_ktime_get_boot_ns, 125, "bpf_ktime_get_boot_ns",
 	  hr_ktime_get_boot_ns_fn);
 HR_HELPER(hr_helper_ktime_get_tai_ns, 208, "bpf_ktime_get_tai_ns",

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Helpers that do not touch the packet: time, random numbers, the CPU
- * number, checksum differences and bpf_trace_printk.
+ * number, checksum differences, and the kernel's bprintf formats
+ * (kernel/bpf/helpers.c's bpf_bprintf_prepare, then bstr_printf) behind
+ * bpf_trace_printk, bpf_trace_vprintk and bpf_snprintf.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -199,7 +201,8 @@ static uint64_t csum_diff(uint64_t from, uint64_t from_size, uint64_t to,
 	return csum_from32to16(ret);
 }
 
-/* bpf_trace_printk: the kernel's format rules (bpf_bprintf_prepare). */
+/* bpf_trace_printk, bpf_trace_vprintk and bpf_snprintf: the kernel's
+ * format rules (bpf_bprintf_prepare). */
 
 #define HR_TRACE_BUF 1024 /* MAX_BPRINTF_BUF */
 #define HR_TRACE_BIN_ARGS 512 /* MAX_BPRINTF_BIN_ARGS */
@@ -217,18 +220,26 @@ static void default_sink(const char *text, size_t len)
 hr_trace_sink_fn hr_trace_sink = default_sink;
 
 struct trace_out {
-	char buf[HR_TRACE_BUF];
-	size_t used; /* bytes in buf, at most HR_TRACE_BUF - 1 */
+	char *buf; /* cap bytes; NULL when cap is 0 */
+	size_t cap;
+	size_t used; /* bytes in buf, at most cap - 1 */
 	size_t total; /* bytes the whole text has (bstr_printf's result) */
 	uint32_t bin_used; /* the kernel's bin_args space, for %s limits */
 };
 
+/* Bytes of text buf still takes, its NUL aside. */
+static size_t out_room(const struct trace_out *o)
+{
+	return o->cap ? o->cap - 1 - o->used : 0;
+}
+
 static void out_put(struct trace_out *o, const char *s, size_t n)
 {
-	size_t room = sizeof(o->buf) - 1 - o->used;
+	size_t room = out_room(o);
 	size_t k = n < room ? n : room;
 
-	memcpy(o->buf + o->used, s, k);
+	if (k)
+		memcpy(o->buf + o->used, s, k);
 	o->used += k;
 	o->total += n;
 }
@@ -238,20 +249,21 @@ static void out_fmt(struct trace_out *o, const char *spec, ...)
 
 static void out_fmt(struct trace_out *o, const char *spec, ...)
 {
-	char tmp[HR_TRACE_BUF];
-	size_t shown;
+	size_t room = out_room(o), shown;
 	va_list ap;
 	int n;
 
+	/* Straight into buf: its NUL slot takes vsnprintf's. */
 	va_start(ap, spec);
-	n = vsnprintf(tmp, sizeof(tmp), spec, ap);
+	n = vsnprintf(room ? o->buf + o->used : NULL, room ? room + 1 : 0, spec,
+		      ap);
 	va_end(ap);
 	if (n < 0)
 		return;
 	/* A conversion wider than the buffer still counts in full. */
-	shown = (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1;
-	out_put(o, tmp, shown);
-	o->total += (size_t)n - shown;
+	shown = (size_t)n < room ? (size_t)n : room;
+	o->used += shown;
+	o->total += (size_t)n;
 }
 
 static bool readable(const struct hr_run *run, uint64_t addr)
@@ -298,6 +310,18 @@ static void copy_bytes(const struct hr_run *run, uint64_t addr, uint8_t *dst,
 		memset(dst, 0, n);
 }
 
+/*
+ * A conversion bpf_bprintf_prepare formats (or copies) into bin_args
+ * itself (%pI4, %pi6, %pks ...): bstr_printf copies that text without
+ * width or padding, and only while there is room; once the text has
+ * reached the end of the buffer it is neither written nor counted.
+ */
+static void out_prepared(struct trace_out *o, const char *s, size_t n)
+{
+	if (o->total < o->cap)
+		out_put(o, s, n);
+}
+
 static void fmt_ip(struct trace_out *o, const struct hr_run *run, uint64_t arg,
 		   char kind, char ver)
 {
@@ -318,7 +342,7 @@ static void fmt_ip(struct trace_out *o, const struct hr_run *run, uint64_t arg,
 								     "%02x",
 				      ip[i]);
 	}
-	out_put(o, s, (size_t)n);
+	out_prepared(o, s, (size_t)n);
 	o->bin_used += (uint32_t)n + 1;
 }
 
@@ -337,7 +361,7 @@ static int fmt_spec(struct trace_out *o, const struct hr_run *run,
 {
 	char spec[32], str[HR_TRACE_BIN_ARGS];
 	size_t j = *i + 1, k = 0;
-	bool ll = false, l = false;
+	bool ll = false, l = false, prepared = false;
 
 	spec[k++] = '%';
 	while (fmt[j] == '0' || fmt[j] == '+' || fmt[j] == '-' ||
@@ -359,6 +383,7 @@ static int fmt_spec(struct trace_out *o, const struct hr_run *run,
 		if ((c == 'k' || c == 'u') && fmt[j + 2] == 's') {
 			/* user and kernel strings are one memory here */
 			j += 2;
+			prepared = true;
 			goto str;
 		}
 		if (c == 0 || isspace((unsigned char)c) ||
@@ -402,6 +427,11 @@ str:
 			return -ENOSPC;
 		o->bin_used += copy_string(
 			run, arg, HR_TRACE_BIN_ARGS - o->bin_used, str);
+		if (prepared) {
+			out_prepared(o, str, strlen(str));
+			*i = j;
+			return 0;
+		}
 		spec[k++] = 's';
 		spec[k] = '\0';
 		out_fmt(o, spec, str);
@@ -485,7 +515,8 @@ static int trace_format(struct trace_out *o, const struct hr_run *run,
 static uint64_t trace_emit(struct hr_run *run, uint64_t fmt, uint64_t fmt_size,
 			   const uint64_t *args, unsigned int nargs)
 {
-	static __thread struct trace_out out;
+	static __thread char text[HR_TRACE_BUF];
+	struct trace_out out = { .buf = text, .cap = sizeof(text) };
 	uint32_t size = (uint32_t)fmt_size;
 	const char *f, *end;
 	int err;
@@ -498,9 +529,6 @@ static uint64_t trace_emit(struct hr_run *run, uint64_t fmt, uint64_t fmt_size,
 	end = memchr(f, 0, size);
 	if (!end)
 		return ret_int(-EINVAL);
-	out.used = 0;
-	out.total = 0;
-	out.bin_used = 0;
 	err = trace_format(&out, run, f, (size_t)(end - f), args, nargs);
 	if (err)
 		return ret_int(err);
@@ -518,25 +546,109 @@ static uint64_t trace_printk(uint64_t fmt, uint64_t fmt_size, uint64_t a1,
 	return trace_emit(run, fmt, fmt_size, args, HR_TRACE_NARGS);
 }
 
-/* bpf_trace_vprintk(fmt, fmt_size, data, data_len): the arguments are
- * an array of u64, at most 12 of them. */
+/*
+ * The arguments of bpf_trace_vprintk and bpf_snprintf, an array of u64,
+ * at most 12 of them, into @args: their number, -EINVAL for a data_len
+ * not so (or without data), or -EFAULT after the run ended on @data.
+ */
+static int varargs(struct hr_run *run, uint64_t data, uint64_t data_len,
+		   uint64_t args[HR_VPRINTK_NARGS])
+{
+	uint32_t len = (uint32_t)data_len;
+	const void *p;
+
+	if ((len & 7) || len > HR_VPRINTK_NARGS * 8 || (len && !data))
+		return -EINVAL;
+	if (len) {
+		p = hr_run_mem(run, data, len, false);
+		if (!p)
+			return -EFAULT;
+		memcpy(args, p, len);
+	}
+	return (int)(len / 8);
+}
+
+/* bpf_trace_vprintk(fmt, fmt_size, data, data_len) */
 static uint64_t trace_vprintk(uint64_t fmt, uint64_t fmt_size, uint64_t data,
 			      uint64_t data_len, uint64_t r5,
 			      struct hr_run *run)
 {
 	uint64_t args[HR_VPRINTK_NARGS] = { 0 };
-	uint32_t len = (uint32_t)data_len;
-	const void *p;
+	int n = varargs(run, data, data_len, args);
 
-	if ((len & 7) || len > sizeof(args) || (len && !data))
-		return ret_int(-EINVAL);
-	if (len) {
-		p = hr_run_mem(run, data, len, false);
-		if (!p)
-			return 0;
-		memcpy(args, p, len);
+	if (n < 0)
+		return n == -EFAULT ? 0 : ret_int(n);
+	return trace_emit(run, fmt, fmt_size, args, (unsigned int)n);
+}
+
+/*
+ * The NUL-ended string at @addr, each byte checked as read; NULL after
+ * ending the run where it leaves the program's memory first (the
+ * verifier takes only a string it proved ended: ARG_PTR_TO_CONST_STR).
+ */
+static const char *const_str(struct hr_run *run, uint64_t addr, size_t *len)
+{
+	size_t i;
+
+	for (i = 0;; i++) {
+		if (!readable(run, addr + i)) {
+			hr_run_abort(run, HR_ABORT_HELPER_ARG, addr + i);
+			return NULL;
+		}
+		if (!*(const char *)(uintptr_t)(addr + i))
+			break;
 	}
-	return trace_emit(run, fmt, fmt_size, args, len / 8);
+	*len = i;
+	return (const char *)(uintptr_t)addr;
+}
+
+/*
+ * long bpf_snprintf(str, str_size, fmt, data, data_len): the text in
+ * str, cut to str_size with its NUL; returns the length the whole text
+ * needs with the NUL, or -EINVAL for a data_len not a multiple of 8 or
+ * over 12 arguments and for a format bpf_bprintf_prepare refuses (which
+ * the kernel's verifier refuses at load already), -ENOSPC past its 512
+ * bytes of arguments. As the kernel's, nothing is written unless the
+ * whole format is good: a first pass checks it, a second writes.
+ *
+ * Where headroom cannot agree: %p (without a letter), %pK, %px, %ps
+ * and %pS print the number unhashed, unsymbolised; %pus reads the
+ * program's memory, where the kernel's copy from a user address would
+ * fail for any kernel pointer. When the text has filled str before an
+ * address or %pks/%pus (out_prepared), the kernel's bstr_printf also
+ * leaves its place in bin_args where it was, so the conversions after
+ * it read the wrong bytes and count what those give; headroom reads the
+ * right arguments there, and the length it returns can then differ.
+ */
+static uint64_t snprintf_fn(uint64_t str, uint64_t str_size, uint64_t fmt,
+			    uint64_t data, uint64_t data_len,
+			    struct hr_run *run)
+{
+	uint64_t args[HR_VPRINTK_NARGS] = { 0 };
+	uint32_t size = (uint32_t)str_size;
+	struct trace_out out = { 0 };
+	int n = varargs(run, data, data_len, args), err;
+	const char *f;
+	size_t flen;
+
+	if (n < 0)
+		return n == -EFAULT ? 0 : ret_int(n);
+	f = const_str(run, fmt, &flen);
+	if (!f)
+		return 0;
+	err = trace_format(&out, run, f, flen, args, (unsigned int)n);
+	if (err)
+		return ret_int(err);
+	if (size) {
+		out = (struct trace_out){
+			.buf = hr_run_mem(run, str, size, true), .cap = size
+		};
+		if (!out.buf)
+			return 0;
+		trace_format(&out, run, f, flen, args, (unsigned int)n);
+		out.buf[out.used] = '\0';
+	}
+	return ret_int((int)out.total + 1);
 }
 
 /*
@@ -574,6 +686,12 @@ const struct hr_helper hr_helper_trace_vprintk = {
 	.id = 177, /* BPF_FUNC_trace_vprintk */
 	.name = "bpf_trace_vprintk",
 	.fn = trace_vprintk,
+};
+
+const struct hr_helper hr_helper_snprintf = {
+	.id = 165, /* BPF_FUNC_snprintf */
+	.name = "bpf_snprintf",
+	.fn = snprintf_fn,
 };
 
 const struct hr_helper hr_helper_ktime_get_ns = {

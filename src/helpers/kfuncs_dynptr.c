@@ -2,7 +2,9 @@
 /*
  * Dynptrs over the packet (kernel/bpf/helpers.c, net/core/filter.c):
  * bpf_dynptr_from_xdp / _from_skb / _from_skb_meta, bpf_dynptr_slice /
- * _slice_rdwr and the bpf_dynptr_read / _write helpers, per dynptr type.
+ * _slice_rdwr and the bpf_dynptr_read / _write helpers, per dynptr type
+ * (a ring buffer record's, made in helpers_generic.c, is read and
+ * written as a local one is, as long as the run holds the record).
  * The layout is in dynptr.h; the type-independent kfuncs built on these
  * operations are in kfuncs_dynptr_ops.c.
  *
@@ -92,8 +94,10 @@ static bool dp_valid(const struct hr_run *run, const struct hr_dynptr *d)
 	if (end > HR_DYNPTR_MAX_SIZE)
 		return false;
 	/* A local dynptr's memory is checked at every access
-	 * (local_mem), so any address may stand in it. */
-	if (hr_dynptr_type(d) == HR_DYNPTR_TYPE_LOCAL)
+	 * (local_mem), so any address may stand in it; so is a ring
+	 * buffer record's, which the run may touch while it holds it. */
+	if (hr_dynptr_type(d) == HR_DYNPTR_TYPE_LOCAL ||
+	    hr_dynptr_type(d) == HR_DYNPTR_TYPE_RINGBUF)
 		return true;
 	if (d->data != (uint64_t)(uintptr_t)run->priv)
 		return false;
@@ -234,6 +238,7 @@ int hr_dynptr_read(struct hr_run *run, void *dst, uint32_t len,
 		}
 		return 0;
 	case HR_DYNPTR_TYPE_LOCAL:
+	case HR_DYNPTR_TYPE_RINGBUF:
 		if (len) {
 			const uint8_t *p = local_mem(run, src, at, len, false);
 
@@ -282,6 +287,7 @@ int hr_dynptr_write(struct hr_run *run, const struct hr_dynptr *dst,
 		}
 		return 0;
 	case HR_DYNPTR_TYPE_LOCAL:
+	case HR_DYNPTR_TYPE_RINGBUF:
 		if (flags)
 			return -EINVAL;
 		if (len) {
@@ -366,6 +372,7 @@ void *hr_dynptr_slice(struct hr_run *run, const struct hr_dynptr *d,
 		 * copy and memset kfuncs write through it). */
 		return meta_mem(run, at, len, false);
 	case HR_DYNPTR_TYPE_LOCAL:
+	case HR_DYNPTR_TYPE_RINGBUF:
 		return local_mem(run, d, at, len, false);
 	default:
 		return NULL;
@@ -441,7 +448,8 @@ static uint64_t dynptr_from_mem(uint64_t data, uint64_t size, uint64_t flags,
 	return 0;
 }
 
-/* bpf_dynptr_data(ptr, offset, len): a local dynptr's bytes in place;
+/* bpf_dynptr_data(ptr, offset, len): a local or ring buffer dynptr's
+ * bytes in place;
  * NULL out of bounds, read-only, null, and for packet dynptrs (which
  * have bpf_dynptr_slice). */
 static uint64_t dynptr_data(uint64_t ptr, uint64_t off, uint64_t len,
@@ -451,7 +459,9 @@ static uint64_t dynptr_data(uint64_t ptr, uint64_t off, uint64_t len,
 
 	if (!d || !d->data ||
 	    hr_dynptr_check_off_len(d, (uint32_t)off, (uint32_t)len) ||
-	    hr_dynptr_rdonly(d) || hr_dynptr_type(d) != HR_DYNPTR_TYPE_LOCAL)
+	    hr_dynptr_rdonly(d) ||
+	    (hr_dynptr_type(d) != HR_DYNPTR_TYPE_LOCAL &&
+	     hr_dynptr_type(d) != HR_DYNPTR_TYPE_RINGBUF))
 		return 0;
 	return (uint64_t)(uintptr_t)local_mem(run, d, d->offset + (uint32_t)off,
 					      (uint32_t)len, true);

@@ -55,8 +55,7 @@ static bool get_char(const struct hr_run *run, uint64_t addr, unsigned char *c)
 	return true;
 }
 
-/* copy_from_kernel_nofault_allowed for a pointer the program passed. */
-static bool allowed(const struct hr_run *run, uint64_t addr)
+bool hr_nofault_allowed(const struct hr_run *run, uint64_t addr)
 {
 	unsigned char c;
 
@@ -84,7 +83,7 @@ static int str_casecmp(const struct hr_run *run, uint64_t s1, uint64_t s2,
 	unsigned char c1, c2;
 	int i;
 
-	if (!allowed(run, s1) || !allowed(run, s2))
+	if (!hr_nofault_allowed(run, s1) || !hr_nofault_allowed(run, s2))
 		return -ERANGE;
 	for (i = 0; i < XATTR_SIZE_MAX; i++) {
 		if (!get_char(run, s1 + i, &c1) || !get_char(run, s2 + i, &c2))
@@ -106,7 +105,7 @@ static int str_nchr(const struct hr_run *run, uint64_t s, uint64_t count,
 	unsigned char sc;
 	int i;
 
-	if (!allowed(run, s))
+	if (!hr_nofault_allowed(run, s))
 		return -ERANGE;
 	for (i = 0; i < XATTR_SIZE_MAX && (uint64_t)i < count; i++) {
 		if (!get_char(run, s + i, &sc))
@@ -125,7 +124,7 @@ static int str_chrnul(const struct hr_run *run, uint64_t s, unsigned char c)
 	unsigned char sc;
 	int i;
 
-	if (!allowed(run, s))
+	if (!hr_nofault_allowed(run, s))
 		return -ERANGE;
 	for (i = 0; i < XATTR_SIZE_MAX; i++) {
 		if (!get_char(run, s + i, &sc))
@@ -142,7 +141,7 @@ static int str_rchr(const struct hr_run *run, uint64_t s, int c)
 	int i, last = -ENOENT;
 	unsigned char sc;
 
-	if (!allowed(run, s))
+	if (!hr_nofault_allowed(run, s))
 		return -ERANGE;
 	for (i = 0; i < XATTR_SIZE_MAX; i++) {
 		if (!get_char(run, s + i, &sc))
@@ -192,7 +191,7 @@ static int str_span(const struct hr_run *run, uint64_t s, uint64_t set,
 	unsigned char cs;
 	int i, in;
 
-	if (!allowed(run, s) || !allowed(run, set))
+	if (!hr_nofault_allowed(run, s) || !hr_nofault_allowed(run, set))
 		return -ERANGE;
 	for (i = 0; i < XATTR_SIZE_MAX; i++) {
 		if (!get_char(run, s + i, &cs))
@@ -246,7 +245,7 @@ static int str_nstr(const struct hr_run *run, uint64_t s1, uint64_t s2,
 {
 	int i, m;
 
-	if (!allowed(run, s1) || !allowed(run, s2))
+	if (!hr_nofault_allowed(run, s1) || !hr_nofault_allowed(run, s2))
 		return -ERANGE;
 	for (i = 0; i < XATTR_SIZE_MAX; i++) {
 		m = match_at(run, s1 + i, s2, len - i);

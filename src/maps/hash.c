@@ -675,6 +675,13 @@ static unsigned int hr_htab_regions(struct hr_map *map, struct hr_region *out,
 	return hr_map_elem_regions(map, &lay, out, max);
 }
 
+static int64_t hr_htab_elem_count(struct hr_map *map)
+{
+	struct hr_htab *h = map->priv;
+
+	return hr_spin_read(&h->pool_lock, &h->count);
+}
+
 const struct hr_map_ops hr_map_ops_hash = {
 	.check = hr_htab_check,
 	.alloc = hr_htab_alloc,
@@ -686,6 +693,7 @@ const struct hr_map_ops hr_map_ops_hash = {
 	.copy_value = hr_htab_copy_value,
 	.update_user = hr_htab_update_user,
 	.regions = hr_htab_regions,
+	.elem_count = hr_htab_elem_count,
 };
 
 /* The same operations: each tells the two types apart by h->percpu. */

@@ -67,6 +67,7 @@ struct hr_lru {
 	uint32_t free_head; /* index + 1 */
 	uint32_t fresh; /* [fresh, n) never used */
 	uint32_t hand;
+	uint32_t count; /* keys present */
 };
 
 static bool hr_lru_access_ok(uint32_t flags)
@@ -226,6 +227,7 @@ static void hr_lru_unlink(struct hr_lru *l, uint32_t idx1)
 	if (*link)
 		*link = e->next;
 	e->in_use = 0;
+	l->count--;
 }
 
 /* With the lock: the clock's victim, unlinked (the map is full). */
@@ -324,6 +326,7 @@ static int hr_lru_do_update(struct hr_map *map, const void *key,
 		e = hr_lru_elem(l, idx1);
 		e->hash = hash;
 		e->in_use = 1;
+		l->count++;
 		__atomic_store_n(&e->ref, 0, __ATOMIC_RELAXED);
 		memcpy(e->key, key, map->attr.key_size);
 		hr_lru_store(map, idx1, value, cpu, all_cpus, true);
@@ -416,6 +419,7 @@ static int hr_lru_delete(struct hr_map *map, const void *key)
 	idx1 = *link;
 	*link = hr_lru_elem(l, idx1)->next;
 	hr_lru_elem(l, idx1)->in_use = 0;
+	l->count--;
 	hr_lru_elem(l, idx1)->next = l->free_head;
 	l->free_head = idx1;
 	hr_spin_unlock(&l->lock);
@@ -486,6 +490,13 @@ static unsigned int hr_lru_regions(struct hr_map *map, struct hr_region *out,
 	return hr_map_elem_regions(map, &lay, out, max);
 }
 
+static int64_t hr_lru_elem_count(struct hr_map *map)
+{
+	struct hr_lru *l = map->priv;
+
+	return hr_spin_read(&l->lock, &l->count);
+}
+
 const struct hr_map_ops hr_map_ops_lru_hash = {
 	.check = hr_lru_check,
 	.alloc = hr_lru_alloc,
@@ -497,6 +508,7 @@ const struct hr_map_ops hr_map_ops_lru_hash = {
 	.copy_value = hr_lru_copy_value,
 	.update_user = hr_lru_update_user,
 	.regions = hr_lru_regions,
+	.elem_count = hr_lru_elem_count,
 };
 
 /* The same operations: l->percpu tells the two types apart. */

@@ -138,6 +138,10 @@ struct hr_map_ops {
 	int (*push)(struct hr_map *map, const void *value, uint64_t flags);
 	int (*pop)(struct hr_map *map, void *value);
 	int (*peek)(struct hr_map *map, void *value);
+	/* The keys present, as the kernel's per-CPU map->elem_count sums
+	 * (bpf_map_sum_elem_count); NULL for the types that keep no such
+	 * count (the kernel's hash maps alone do), whose sum is 0. */
+	int64_t (*elem_count)(struct hr_map *map);
 };
 
 struct hr_map {

@@ -58,6 +58,17 @@ static inline void hr_spin_unlock(struct hr_spin *s)
 	__atomic_store_n(&s->locked, 0, __ATOMIC_RELEASE);
 }
 
+/* A counter @s guards, read under it. */
+static inline uint32_t hr_spin_read(struct hr_spin *s, const uint32_t *v)
+{
+	uint32_t n;
+
+	hr_spin_lock(s);
+	n = *v;
+	hr_spin_unlock(s);
+	return n;
+}
+
 /* Region access flags for a map's values as the program may use them. */
 uint32_t hr_map_region_flags(const struct hr_map *map);
 

@@ -275,6 +275,17 @@ static int hr_mim_get_next_key(struct hr_map *map, const void *key, void *next)
 	return hr_fd_array_get_next_key(map, key, next);
 }
 
+/* HASH_OF_MAPS counts its keys as a hash map does; ARRAY_OF_MAPS keeps
+ * no count. */
+static int64_t hr_mim_elem_count(struct hr_map *map)
+{
+	struct hr_mim *m = map->priv;
+
+	if (map->attr.type != HR_MAP_HASH_OF_MAPS || !m->htab->ops->elem_count)
+		return 0;
+	return m->htab->ops->elem_count(m->htab);
+}
+
 const struct hr_map_ops hr_map_ops_array_of_maps = {
 	.check = hr_mim_check,
 	.alloc = hr_mim_alloc,
@@ -285,6 +296,7 @@ const struct hr_map_ops hr_map_ops_array_of_maps = {
 	.get_next_key = hr_mim_get_next_key,
 	.copy_value = hr_mim_copy_value,
 	.update_user = hr_mim_update_user,
+	.elem_count = hr_mim_elem_count,
 };
 
 extern const struct hr_map_ops hr_map_ops_hash_of_maps

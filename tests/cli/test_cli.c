@@ -85,6 +85,11 @@ static const struct {
 	  "local dynptrs forged on the stack, on purpose (the verifier "
 	  "refuses them); tests/helpers/test_dynptr_mem.c checks that the run "
 	  "ends" },
+	{ "bits_ring_snprintf_forged.o",
+	  "a bits iterator and a ring buffer dynptr forged on the stack and "
+	  "bpf_snprintf formats the verifier checks at load, on purpose (it "
+	  "refuses them); tests/helpers/test_snprintf.c checks each answer "
+	  "and that the forged runs end" },
 	{ "ct_forged.o",
 	  "a conntrack entry read past its end and released wrongly, on "
 	  "purpose (the verifier refuses them); tests/helpers/test_ct.c "

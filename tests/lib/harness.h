@@ -87,7 +87,8 @@ struct hr_prog;
 /*
  * One test run of @prog under @engine over 64 zero bytes but @sel at
  * byte 14 (the selector of the programs that forge pointers on purpose,
- * ct_forged.o, dynptr_local_forged.o); the run's abort reason, and its
+ * ct_forged.o, dynptr_local_forged.o, bits_ring_snprintf_forged.o); the
+ * run's abort reason, and its
  * return value in *@retval when not NULL. A failed run is a failed check.
  */
 int t_run_selector(struct hr_prog *prog, uint8_t sel, int engine,
