@@ -25,6 +25,7 @@
 
 #include "check/check.h"
 #include "check/fields.h"
+#include "check/global_func.h"
 #include "check/protos.h"
 #include "helpers/helpers.h"
 #include "helpers/offer.h"
@@ -239,6 +240,7 @@ struct walk {
 	 * kernel's subprog stack_depth), and whether a path called it. */
 	uint32_t *func_depth;
 	bool *func_called;
+	bool *func_walked; /* global functions walked on their own */
 };
 
 static void set_unknown(struct walk *w, uint32_t pc, const char *fmt, ...)
@@ -2451,6 +2453,57 @@ static int func_at(const struct walk *w, int64_t pc)
 	return -1;
 }
 
+/* Global linkage as the kernel sees it: from func_info, which it has
+ * only where it took the object's BTF (else every function is static). */
+static bool is_global(const struct walk *w, int f)
+{
+	return w->prog->func_info && w->prog->funcs[f].global;
+}
+
+/*
+ * A call of a global function (__check_func_call): the kernel checks the
+ * arguments against its BTF signature, does not walk into it here (it
+ * is walked on its own once the main function is done: walk_globals),
+ * and gives the caller an unknown number in R0.
+ */
+static int call_global(struct walk *w, struct state *s, uint32_t pc, int f)
+{
+	enum hr_global_arg a[HR_GLOBAL_MAX_ARGS];
+	int n, i;
+
+	if (s->locked || s->rcu || s->preempt) {
+		set_unknown(w, pc, "a global function called in a section");
+		return -1;
+	}
+	n = hr_check_global_args(w->prog->obj ? w->prog->obj->path : NULL,
+				 w->prog->funcs[f].name, w->xdp, a);
+	for (i = 0; i < n; i++) {
+		const struct reg *r = &s->r[i + 1];
+
+		if (a[i] == HR_GARG_SCALAR && r->t == R_SCALAR)
+			continue;
+		if (a[i] == HR_GARG_CTX && r->t == R_CTX && !r->off)
+			continue;
+		/* btf_check_func_arg_match's first words; "Caller passes
+		 * invalid args into func#N" follows them. */
+		if (a[i] == HR_GARG_SCALAR)
+			return fault(w, s, pc, "R%d is not a scalar", i + 1);
+		break;
+	}
+	if (n < 0 || i < n) {
+		set_unknown(w, pc,
+			    "a global function's arguments this check does "
+			    "not follow");
+		return -1;
+	}
+	for (i = 1; i <= 5; i++)
+		s->r[i] = (struct reg){ .t = R_NONE };
+	s->r[0] = scalar(0, UINT64_MAX, true);
+	w->func_called[f] = true;
+	s->pc = pc + 1;
+	return 0;
+}
+
 /* setup_func_entry's limit on frames; a function already on the stack
  * (recursion, which check_cfg refuses in its own words) is not followed.
  * -1 when the path ends. */
@@ -2502,13 +2555,12 @@ static int enter_func(struct walk *w, struct state *s, uint32_t pc,
 	struct frame *fr;
 	int i;
 
-	if (f < 0 || w->prog->funcs[f].global) {
-		set_unknown(w, pc,
-			    f < 0 ? "a call this check cannot place" :
-				    "a call of a global function (the "
-				    "kernel verifies it on its own)");
+	if (f < 0) {
+		set_unknown(w, pc, "a call this check cannot place");
 		return -1;
 	}
+	if (is_global(w, f))
+		return call_global(w, s, pc, f);
 	if (s->locked) {
 		set_unknown(w, pc, "a call while a bpf_spin_lock is held");
 		return -1;
@@ -2959,6 +3011,16 @@ static int walk_path(struct walk *w, struct state *s)
 					fault(w, s, pc, "R0 !read_ok");
 					goto end;
 				}
+				/* check_return_code of a global function:
+				 * "At subprogram exit the register R0 is not
+				 * a scalar value (TYPE)", in the kernel's
+				 * names for types this model does not keep. */
+				if (s->func && is_ptr(&s->r[0])) {
+					set_unknown(w, pc,
+						    "a pointer returned by a "
+						    "global function");
+					goto end;
+				}
 				if (s->r[0].t != R_SCALAR && w->tc)
 					set_unknown(w, pc,
 						    "a pointer "
@@ -3103,6 +3165,76 @@ out:
 	free(stack);
 }
 
+/* Every pending path, until none is left or the program is rejected;
+ * -1 when the walk had to stop. */
+static int walk_all(struct walk *w, struct state *s)
+{
+	while (w->npend && !w->rejected) {
+		--w->npend;
+		memcpy(s, &w->pend[w->npend], state_size(&w->pend[w->npend]));
+		if (walk_path(w, s))
+			return -1;
+	}
+	return 0;
+}
+
+/* A global function's own walk begins with its arguments as its BTF
+ * signature gives them (btf_prepare_func_args); 0, or -1 when that
+ * signature is not followed. */
+static int global_entry(struct walk *w, struct state *s, uint32_t f)
+{
+	enum hr_global_arg a[HR_GLOBAL_MAX_ARGS];
+	int n, i;
+
+	n = hr_check_global_args(w->prog->obj ? w->prog->obj->path : NULL,
+				 w->prog->funcs[f].name, w->xdp, a);
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < n; i++) {
+		if (a[i] == HR_GARG_OTHER)
+			break;
+		s->r[i + 1] =
+			a[i] == HR_GARG_CTX ?
+				(struct reg){ .t = R_CTX, .exact = true } :
+				scalar(0, UINT64_MAX, true);
+	}
+	if (n < 0 || i < n) {
+		set_unknown(w, w->prog->funcs[f].start,
+			    "a global function's arguments this check does "
+			    "not follow");
+		return -1;
+	}
+	s->r[10] = (struct reg){ .t = R_STACK, .exact = true };
+	s->func = (uint16_t)f;
+	s->pc = w->prog->funcs[f].start;
+	return push(w, s);
+}
+
+/*
+ * do_check_subprogs: once the main function is walked, each global
+ * function a walk called, in the order of the program, each on its own;
+ * those they call in turn until no new one is left. Only after a main
+ * walk with no "cannot tell", whose outcome the kernel's order keeps.
+ */
+static void walk_globals(struct walk *w, struct state *s)
+{
+	bool again = true;
+	uint32_t i;
+
+	while (again && !w->rejected && !w->unknown) {
+		again = false;
+		for (i = 1; i < w->prog->nfuncs; i++) {
+			if (w->rejected || w->unknown)
+				return;
+			if (!is_global(w, (int)i) || !w->func_called[i] ||
+			    w->func_walked[i])
+				continue;
+			w->func_walked[i] = again = true;
+			if (global_entry(w, s, i) || walk_all(w, s))
+				return;
+		}
+	}
+}
+
 bool hr_check_calls_hints(const struct hr_prog *prog)
 {
 	uint32_t i;
@@ -3149,6 +3281,7 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 		return 0;
 	}
 	w.pend = malloc(MAX_PENDING * sizeof(*w.pend));
+	w.func_walked = calloc(prog->nfuncs + 1, sizeof(*w.func_walked));
 	w.visits = calloc(prog->cnt + 1, sizeof(*w.visits));
 	w.prune_pt = calloc(prog->cnt + 1, sizeof(*w.prune_pt));
 	w.seen = calloc(SEEN_BUCKETS, sizeof(*w.seen));
@@ -3175,7 +3308,7 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 			calloc(prog->obj->nmaps, sizeof(*w.fields_read));
 	}
 	s = calloc(1, sizeof(*s));
-	if (!w.pend || !s || !w.visits ||
+	if (!w.pend || !s || !w.visits || !w.func_walked ||
 	    (prog->funcs && prog->nfuncs && !w.func_depth) ||
 	    (prog->obj && prog->obj->nmaps && (!w.fields || !w.fields_read))) {
 		free_seen(&w);
@@ -3183,6 +3316,7 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 		free(w.fields_read);
 		free(w.func_depth);
 		free(w.func_called);
+		free(w.func_walked);
 		free(w.visits);
 		free(w.pend);
 		free(s);
@@ -3207,12 +3341,8 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	if (!w.rejected)
 		check_cfg(&w, s);
 	memcpy(&w.pend[w.npend++], s, state_size(s));
-	while (w.npend && !w.rejected) {
-		--w.npend;
-		memcpy(s, &w.pend[w.npend], state_size(&w.pend[w.npend]));
-		if (walk_path(&w, s))
-			break;
-	}
+	if (!walk_all(&w, s))
+		walk_globals(&w, s);
 	if (!w.rejected && !w.unknown)
 		check_stack_sum(&w);
 	if (!w.rejected && !w.unknown && w.pruned && w.work > PRUNED_WORK_MAX)
@@ -3233,6 +3363,7 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	free(w.fields_read);
 	free(w.func_depth);
 	free(w.func_called);
+	free(w.func_walked);
 	free(w.visits);
 	free(w.pend);
 	free(s);

@@ -427,14 +427,19 @@ static int link_funcs(struct link *l, struct hr_prog *prog)
 		return hr_ld_error(l->ld, -ENOMEM, "out of memory");
 	prog->nfuncs = l->nfuncs;
 	for (i = 0; i < l->nfuncs; i++) {
+		const struct hr_ld_sym *fs =
+			func_at(l->ld, l->funcs[i].sec, l->funcs[i].start);
+
 		prog->funcs[i] = (struct hr_prog_func){
+			.name = fs && fs->name ? strdup(fs->name) : NULL,
 			.start = l->funcs[i].at,
 			.cnt = l->funcs[i].cnt,
 			.sec = strdup(l->ld->secs[l->funcs[i].sec].name),
 			.sec_insn = l->funcs[i].start,
 			.global = l->funcs[i].global,
 		};
-		if (!prog->funcs[i].sec)
+		if (!prog->funcs[i].sec ||
+		    (fs && fs->name && !prog->funcs[i].name))
 			return hr_ld_error(l->ld, -ENOMEM, "out of memory");
 	}
 	return 0;

@@ -172,7 +172,7 @@ void hr_prog_free(struct hr_prog *prog)
 	free(prog->calls);
 	free(prog->kfuncs);
 	for (uint32_t i = 0; prog->funcs && i < prog->nfuncs; i++)
-		free(prog->funcs[i].sec);
+		free(prog->funcs[i].sec), free(prog->funcs[i].name);
 	free(prog->funcs);
 	free(prog);
 }

@@ -71,6 +71,7 @@ extern const struct hr_prog_type hr_prog_type_tc;
  * subprogram in the order the loader appended it (as libbpf does). */
 struct hr_prog_func {
 	uint32_t start, cnt; /* instructions of the program */
+	char *name; /* its symbol; NULL when it has none */
 	char *sec; /* the code section it came from */
 	uint32_t sec_insn; /* its first instruction there */
 	/* Global linkage (not static): the kernel verifies such a function
