@@ -27,6 +27,9 @@ struct rx_runner {
 	struct hr_worker *w;
 	struct hr_prog *prog;
 	struct hr_xdp_ctx c;
+	/* The JIT's code for prog when the batch may call it itself
+	 * (hr_engine_ctx_entry), else NULL: the engine's dispatch. */
+	hr_engine_ctx_fn fn;
 	/* The run was prepared by this runner (a runner at the same stack
 	 * address in an earlier call looks the same to the run). */
 	bool ready;
@@ -77,6 +80,8 @@ runner_run(struct rx_runner *r, struct hr_xdp_buff *xdp)
 {
 	struct hr_run *run = runner_prepare(r, xdp);
 
+	if (r->fn)
+		return (uint32_t)hr_engine_call_ctx(r->fn, run);
 	return (uint32_t)hr_engine_run_ctx((enum hr_engine)r->w->dp->engine,
 					   run);
 }
@@ -242,6 +247,11 @@ rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
 	 * plain load on x86).
 	 */
 	r.prog = atomic_load(&dev->xdp_prog);
+	/* Read with the program, for the same batch: its code lives as
+	 * long as the program does. */
+	if (r.prog)
+		r.fn = hr_engine_ctx_entry((enum hr_engine)w->dp->engine,
+					   &r.prog->vm);
 	for (i = 0; i < n; i++) {
 		if (hr_unlikely(hr_trace_on))
 			hr_trace_rx(w, dev, napi->queue, &xdp[i]);

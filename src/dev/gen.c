@@ -85,6 +85,18 @@ static uint64_t clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * The time pacing and a duration count from, or 0 when the queue has
+ * neither: then nothing reads it (gen_allowance, gen_queue_finished), and
+ * a poll is spared a clock read it would make for nothing.
+ */
+static uint64_t gen_now(const struct gen_priv *p, const struct gen_queue *q)
+{
+	if (!q->rate && !p->o.duration_ns)
+		return 0;
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
 /* How many packets queue @q may send now, at most @budget. */
 static uint32_t gen_allowance(struct gen_priv *p, struct gen_queue *q,
 			      uint64_t now, int budget)
@@ -184,7 +196,7 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 
 	if (atomic_load_explicit(&q->done, memory_order_relaxed))
 		return 0;
-	now = clock_ns(CLOCK_MONOTONIC);
+	now = gen_now(p, q);
 	if (!q->start_ns)
 		q->start_ns = now;
 	if (gen_queue_finished(p, q, now)) {

@@ -225,6 +225,21 @@ uint64_t hr_engine_run(enum hr_engine engine, struct hr_run *run, uint64_t r1)
 	return hr_engine_run2(engine, run, r1, 0);
 }
 
+hr_engine_ctx_fn hr_engine_ctx_entry(enum hr_engine engine,
+				     const struct hr_vm_prog *vm)
+{
+	void *code;
+
+	if (checking(engine) || !(engine == HR_ENGINE_JIT ||
+				  (engine == HR_ENGINE_DEFAULT && JIT_BUILT)))
+		return NULL;
+	/* jit_tail is stored before the code is published (release). */
+	code = __atomic_load_n(&vm->jit, __ATOMIC_ACQUIRE);
+	if (!code || __atomic_load_n(&vm->jit_tail, __ATOMIC_RELAXED))
+		return NULL;
+	return (hr_engine_ctx_fn)code;
+}
+
 uint64_t hr_engine_run_ctx(enum hr_engine engine, struct hr_run *run)
 {
 	if (checking(engine))

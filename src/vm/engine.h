@@ -23,6 +23,38 @@ uint64_t hr_engine_run(enum hr_engine engine, struct hr_run *run, uint64_t r1);
  * enters past its r1 == run->ctx test, which holds by construction. */
 uint64_t hr_engine_run_ctx(enum hr_engine engine, struct hr_run *run);
 
+/*
+ * The JIT's code for @vm, to be called as hr_engine_call_ctx(fn, run) in
+ * place of hr_engine_run_ctx(@engine, run) on runs of @vm, or NULL when
+ * that is not the same: an engine other than the plain JIT, invariants
+ * checked (their runs go through the checks), a program not compiled yet
+ * (its first run compiles it) or one that follows tail calls. Read once
+ * for a batch of runs that holds @vm alive (a poll's epoch): a batch
+ * that started before the invariants were turned on finishes without.
+ */
+typedef uint64_t (*hr_engine_ctx_fn)(uint64_t r1, uint64_t r2,
+				     struct hr_run *run);
+hr_engine_ctx_fn hr_engine_ctx_entry(enum hr_engine engine,
+				     const struct hr_vm_prog *vm);
+
+/*
+ * One run of hr_engine_ctx_entry()'s code: what hr_jit_run_ctx() and
+ * hr_engine_run_ctx() do for it, without their two calls. r1 is
+ * run->ctx, which the code's fast entry assumes (it is entered past its
+ * r1 == run->ctx test); a tail call it meets is left as jit_follow_tail
+ * leaves it for code that does not follow them (jit_tail is 0); locks
+ * and ring records still held are given back as after any run.
+ */
+static inline uint64_t hr_engine_call_ctx(hr_engine_ctx_fn fn,
+					  struct hr_run *run)
+{
+	uint64_t r0 = fn((uintptr_t)run->ctx, 0, run);
+
+	if (__builtin_expect(((uintptr_t)run->lock | run->nheld) != 0, 0))
+		return hr_run_release_locks(run, r0);
+	return r0;
+}
+
 /* The same with r2 = @r2 (the conformance suite passes a length). */
 uint64_t hr_engine_run2(enum hr_engine engine, struct hr_run *run, uint64_t r1,
 			uint64_t r2);
