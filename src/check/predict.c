@@ -1736,14 +1736,26 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 		if (arg_map(w, s, pc, id))
 			return -1;
 		m = s->r[1].map;
+		/* check_map_func_compatibility: a cpumap takes only
+		 * bpf_redirect_map from a program. */
+		if (m->attr.type == BPF_MAP_TYPE_CPUMAP)
+			return fault(w, s, pc,
+				     "cannot pass map_type %u into func %s#%d",
+				     m->attr.type, helper_name(id), id);
+		/* A devmap's values are read-only to programs
+		 * (BPF_F_RDONLY_PROG): its update is a write. */
+		if ((m->attr.type == BPF_MAP_TYPE_DEVMAP ||
+		     m->attr.type == BPF_MAP_TYPE_DEVMAP_HASH) &&
+		    id == BPF_FUNC_map_update_elem)
+			return fault(w, s, pc, "write into map forbidden");
 		if (m->attr.type == BPF_MAP_TYPE_PROG_ARRAY ||
 		    m->attr.type == BPF_MAP_TYPE_RINGBUF ||
 		    m->attr.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
 		    m->attr.type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
 		    m->attr.type == BPF_MAP_TYPE_HASH_OF_MAPS ||
-		    m->attr.type == BPF_MAP_TYPE_DEVMAP ||
-		    m->attr.type == BPF_MAP_TYPE_DEVMAP_HASH ||
-		    m->attr.type == BPF_MAP_TYPE_CPUMAP ||
+		    ((m->attr.type == BPF_MAP_TYPE_DEVMAP ||
+		      m->attr.type == BPF_MAP_TYPE_DEVMAP_HASH) &&
+		     id != BPF_FUNC_map_lookup_elem) ||
 		    m->attr.type == BPF_MAP_TYPE_XSKMAP ||
 		    m->attr.type == BPF_MAP_TYPE_QUEUE ||
 		    m->attr.type == BPF_MAP_TYPE_STACK) {
@@ -1766,13 +1778,16 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 			bool arr = m->attr.type == BPF_MAP_TYPE_ARRAY ||
 				   m->attr.type == BPF_MAP_TYPE_PERCPU_ARRAY;
 
+			bool dev = m->attr.type == BPF_MAP_TYPE_DEVMAP ||
+				   m->attr.type == BPF_MAP_TYPE_DEVMAP_HASH;
+
 			r0 = (struct reg){ .t = R_VAL_OR_NULL,
 					   .exact = true,
 					   .maybe_nonnull = arr,
 					   .id = ++w->next_id,
 					   .map = m,
 					   .vsize = m->attr.value_size,
-					   .rdonly = m->rdonly_prog ||
+					   .rdonly = dev || m->rdonly_prog ||
 						     (m->attr.map_flags &
 						      BPF_F_RDONLY_PROG) };
 		} else {
