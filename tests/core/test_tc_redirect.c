@@ -3,8 +3,9 @@
  * TC_ACT_REDIRECT in the datapath, as skb_do_redirect: out of a veth end
  * (the peer receives it and runs its XDP program), into another device's
  * ingress (BPF_F_INGRESS: its stack receives it), and to a device that is
- * down or missing (dropped and counted). Every packet accounted for, no
- * frame left out.
+ * down or missing (dropped and counted); bpf_redirect_peer to a veth whose
+ * peer is in the same namespace, which 6.18's skb_do_redirect drops
+ * (net_eq). Every packet accounted for, no frame left out.
  */
 #include <string.h>
 #include <linux/bpf.h>
@@ -96,27 +97,36 @@ static void finish(struct setup *s)
 	hr_object_close(s->pass);
 }
 
+/* Redirects every packet with (ifindex, flags, peer), runs to idle and
+ * reads the counters of gen, A and B. */
+static void run(struct setup *s, uint32_t ifindex, uint32_t flags,
+		uint32_t peer, struct hr_dev_counters c[3])
+{
+	set(s->tc, 0, ifindex);
+	set(s->tc, 1, flags);
+	set(s->tc, 2, peer);
+	CHECK_EQ(hr_dp_run_until_idle(s->dp, 10000), 0);
+	c[0] = counters(s->gen);
+	c[1] = counters(s->a);
+	c[2] = counters(s->b);
+}
+
 /* Out of veth A: B receives every packet, PASSes it to its stack. */
 static void test_egress(enum hr_engine engine)
 {
-	struct hr_dev_counters g, a, b;
+	struct hr_dev_counters c[3], *g = &c[0], *a = &c[1], *b = &c[2];
 	struct setup s;
 
 	if (setup(&s, engine))
 		return;
-	set(s.tc, 0, hr_dev_ifindex(s.a));
-	set(s.tc, 1, 0);
-	CHECK_EQ(hr_dp_run_until_idle(s.dp, 10000), 0);
-	g = counters(s.gen);
-	a = counters(s.a);
-	b = counters(s.b);
-	CHECK_EQ(g.rx_packets, COUNT);
-	CHECK_EQ(g.tc_redirect, COUNT);
-	CHECK_EQ(g.delivered, 0);
-	CHECK_EQ(a.tx_packets, COUNT);
-	CHECK_EQ(b.rx_packets, COUNT);
-	CHECK_EQ(b.xdp_pass, COUNT);
-	CHECK_EQ(b.delivered, COUNT);
+	run(&s, hr_dev_ifindex(s.a), 0, 0, c);
+	CHECK_EQ(g->rx_packets, COUNT);
+	CHECK_EQ(g->tc_redirect, COUNT);
+	CHECK_EQ(g->delivered, 0);
+	CHECK_EQ(a->tx_packets, COUNT);
+	CHECK_EQ(b->rx_packets, COUNT);
+	CHECK_EQ(b->xdp_pass, COUNT);
+	CHECK_EQ(b->delivered, COUNT);
 	finish(&s);
 }
 
@@ -170,6 +180,26 @@ static void test_bad_target(enum hr_engine engine)
 	finish(&s);
 }
 
+/* bpf_redirect_peer(A): A's peer B is in the same namespace, so
+ * skb_do_redirect frees the skb (-EINVAL, out_drop) and nothing reaches
+ * B; the program's verdict is still TC_ACT_REDIRECT. */
+static void test_peer_same_netns(enum hr_engine engine)
+{
+	struct hr_dev_counters c[3], *g = &c[0], *a = &c[1], *b = &c[2];
+	struct setup s;
+
+	if (setup(&s, engine))
+		return;
+	run(&s, hr_dev_ifindex(s.a), 0, 1, c);
+	CHECK_EQ(g->tc_redirect, COUNT);
+	CHECK_EQ(g->drops_total, COUNT);
+	CHECK_EQ(g->delivered, 0);
+	CHECK_EQ(a->tx_packets, 0);
+	CHECK_EQ(b->rx_packets, 0);
+	CHECK_EQ(b->delivered, 0);
+	finish(&s);
+}
+
 int main(void)
 {
 	enum hr_engine engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT };
@@ -179,6 +209,7 @@ int main(void)
 		test_egress(engines[i]);
 		test_ingress(engines[i]);
 		test_bad_target(engines[i]);
+		test_peer_same_netns(engines[i]);
 	}
 	return t_done();
 }
