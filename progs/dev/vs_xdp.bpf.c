@@ -16,6 +16,8 @@
 
 #define VS_ETH_P 0x88b6
 #define VS_MAGIC 0x76736b62u
+#define VS_UNSET_PROTO 0xaaaa
+#define VS_UNSET_TCI 0xbbbb
 
 struct vs_rec {
 	__u32 count;
@@ -63,7 +65,11 @@ int vs_xdp(struct xdp_md *ctx)
 {
 	__u8 *p = (void *)(long)ctx->data;
 	enum xdp_rss_hash_type type = 0;
-	struct vs_rec r = { .count = 1 };
+	/* The VLAN outputs start non-zero: the record shows what the
+	 * kfunc writes when it fails as well (veth zeroes the tci). */
+	struct vs_rec r = { .count = 1,
+			    .proto = VS_UNSET_PROTO,
+			    .tci = VS_UNSET_TCI };
 	__u32 key, verdict, zero = 0, *v;
 	__u32 *m;
 

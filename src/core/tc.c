@@ -156,6 +156,11 @@ static bool tc_redirect(struct hr_worker *w, struct hr_skb *skb,
 
 	if (!to || !atomic_load_explicit(&to->up, memory_order_acquire))
 		return false;
+	/* 6.18's BPF_F_PEER path drops the skb unless the target's peer is
+	 * up in another network namespace (net_eq): a datapath is a single
+	 * namespace, so every peer redirect is dropped there. */
+	if (flags & HR_REDIRECT_F_PEER)
+		return false;
 	if (flags & BPF_F_INGRESS) {
 		if (tc_nest >= HR_TC_MAX_NEST)
 			return false;

@@ -25,6 +25,8 @@ struct hr_xdp_buff;
  * RX hints a device can report for the packet in a buff (the kernel's
  * xdp_metadata_ops). Each returns 0, or -ENODATA when this packet has no
  * such hint; a NULL callback means the device has none (-EOPNOTSUPP).
+ * A callback writes exactly what the driver's writes, whatever it returns
+ * (veth zeroes the tci when it fails): the kfunc passes all of it on.
  * With @std_hints, xdp->hints (when not NULL) is a struct hr_rx_hints and
  * the callbacks give exactly what hr_rx_hint_get() reads from it (a NULL
  * xdp->hints: -ENODATA for every hint); hr_xdp_std_meta_ops are those.

@@ -220,9 +220,14 @@ static int rx_vlan_tag(const struct hr_xdp_buff *xdp, uint16_t *proto,
 {
 	const struct hr_skb *skb = xdp->hints;
 
-	/* __vlan_hwaccel_get_tag: only a tag the skb carries aside. */
-	if (!skb || !skb->vlan_present)
+	if (!skb)
 		return -ENODATA;
+	/* __vlan_hwaccel_get_tag: only a tag the skb carries aside; without
+	 * one it zeroes *vlan_tci and leaves *vlan_proto alone. */
+	if (!skb->vlan_present) {
+		*tci = 0;
+		return -ENODATA;
+	}
 	*proto = skb->vlan_proto;
 	*tci = skb->vlan_tci;
 	return 0;

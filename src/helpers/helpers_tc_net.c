@@ -27,10 +27,6 @@
 /* The loopback device of a test run: LOOPBACK_MTU, an Ethernet header. */
 #define HR_LO_MTU 65536u
 #define HR_HARD_HEADER_LEN 14u
-/* BPF_F_NEIGH, BPF_F_PEER, BPF_F_NEXTHOP (filter.c's internal flags). */
-#define HR_F_NEIGH (1ull << 1)
-#define HR_F_PEER (1ull << 2)
-#define HR_F_NEXTHOP (1ull << 3)
 #define HR_REDIR_NEIGH_SIZE 20u /* struct bpf_redir_neigh */
 
 static struct hr_tc_ctx *ctx_of(struct hr_run *run)
@@ -211,7 +207,8 @@ static uint64_t redirect_neigh(uint64_t ifindex, uint64_t params, uint64_t plen,
 	if ((len && (uint32_t)len < HR_REDIR_NEIGH_SIZE) || flags)
 		return TC_ACT_SHOT;
 	c->redirect_ifindex = (uint32_t)ifindex;
-	c->redirect_flags = HR_F_NEIGH | (len ? HR_F_NEXTHOP : 0);
+	c->redirect_flags = HR_REDIRECT_F_NEIGH |
+			    (len ? HR_REDIRECT_F_NEXTHOP : 0);
 	return TC_ACT_REDIRECT;
 }
 
@@ -223,7 +220,7 @@ static uint64_t redirect_peer(uint64_t ifindex, uint64_t flags, uint64_t r3,
 	if (flags)
 		return TC_ACT_SHOT;
 	c->redirect_ifindex = (uint32_t)ifindex;
-	c->redirect_flags = HR_F_PEER;
+	c->redirect_flags = HR_REDIRECT_F_PEER;
 	return TC_ACT_REDIRECT;
 }
 

@@ -42,9 +42,11 @@ static uint64_t rx_timestamp(uint64_t ctx, uint64_t ts_ptr, uint64_t r3,
 	}
 	if (!ops || !ops->rx_timestamp)
 		return (uint64_t)-EOPNOTSUPP;
+	/* The op writes what the driver writes, on failure too (veth's
+	 * vlan tag): it starts from the program's bytes, all copied back. */
+	__builtin_memcpy(&v, ts, sizeof(v));
 	ret = ops->rx_timestamp(c->xdp, &v);
-	if (!ret)
-		__builtin_memcpy(ts, &v, sizeof(v));
+	__builtin_memcpy(ts, &v, sizeof(v));
 	return (uint64_t)(int64_t)ret;
 }
 
@@ -74,11 +76,11 @@ static uint64_t rx_hash(uint64_t ctx, uint64_t hash_ptr, uint64_t type_ptr,
 	}
 	if (!ops || !ops->rx_hash)
 		return (uint64_t)-EOPNOTSUPP;
+	__builtin_memcpy(&h, hash, sizeof(h));
+	__builtin_memcpy(&t, type, sizeof(t));
 	ret = ops->rx_hash(c->xdp, &h, &t);
-	if (!ret) {
-		__builtin_memcpy(hash, &h, sizeof(h));
-		__builtin_memcpy(type, &t, sizeof(t));
-	}
+	__builtin_memcpy(hash, &h, sizeof(h));
+	__builtin_memcpy(type, &t, sizeof(t));
 	return (uint64_t)(int64_t)ret;
 }
 
@@ -108,11 +110,11 @@ static uint64_t rx_vlan_tag(uint64_t ctx, uint64_t proto_ptr, uint64_t tci_ptr,
 	}
 	if (!ops || !ops->rx_vlan_tag)
 		return (uint64_t)-EOPNOTSUPP;
+	__builtin_memcpy(&p, proto, sizeof(p));
+	__builtin_memcpy(&t, tci, sizeof(t));
 	ret = ops->rx_vlan_tag(c->xdp, &p, &t);
-	if (!ret) {
-		__builtin_memcpy(proto, &p, sizeof(p));
-		__builtin_memcpy(tci, &t, sizeof(t));
-	}
+	__builtin_memcpy(proto, &p, sizeof(p));
+	__builtin_memcpy(tci, &t, sizeof(t));
 	return (uint64_t)(int64_t)ret;
 }
 

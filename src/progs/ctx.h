@@ -53,6 +53,12 @@ struct hr_tun_info {
 	uint8_t opts[HR_TUN_OPTS_MAX];
 };
 
+/* filter.c's internal redirect flags, above the UAPI's BPF_F_INGRESS:
+ * BPF_F_NEIGH, BPF_F_PEER, BPF_F_NEXTHOP. */
+#define HR_REDIRECT_F_NEIGH (1ull << 1)
+#define HR_REDIRECT_F_PEER (1ull << 2)
+#define HR_REDIRECT_F_NEXTHOP (1ull << 3)
+
 /* run->ctx for tc programs; run->priv is the same struct. */
 struct hr_tc_ctx {
 	struct __sk_buff skb;
@@ -71,6 +77,7 @@ struct hr_tc_ctx {
 	uint32_t meta_len_run;
 	uint32_t frame_sz;
 	uint32_t redirect_ifindex;
+	/* BPF_F_INGRESS, or'ed with HR_REDIRECT_F_* below. */
 	uint64_t redirect_flags;
 	/* skb header state the skb helpers keep (helpers_skb.c): offsets
 	 * from head, set up on first use while hdr_init is 0 (MAC header at

@@ -1496,6 +1496,27 @@ static void copy_out(struct jit *j, int base, int32_t src, int32_t dst, int len)
 	}
 }
 
+/* The reverse of copy_out: len bytes of the BPF stack slot r10 + @src to
+ * rsp + @dst, through rax (r10 holds the op being called). */
+static void copy_in(struct jit *j, int32_t src, int32_t dst, int len)
+{
+	switch (len) {
+	case 8:
+		op_rm(j, true, false, 0x8b, 1, RAX, RBP, src);
+		op_rm(j, true, false, 0x89, 1, RAX, RSP, dst);
+		return;
+	case 4:
+		op_rm(j, false, false, 0x8b, 1, RAX, RBP, src);
+		op_rm(j, false, false, 0x89, 1, RAX, RSP, dst);
+		return;
+	default:
+		op_rm(j, false, false, 0x0fb7, 2, RAX, RBP, src); /* movzx */
+		emit1(j, 0x66);
+		op_rm(j, false, false, 0x89, 1, RAX, RSP, dst);
+		return;
+	}
+}
+
 /* A hint kfunc's one or two values, first then second as the kfunc
  * writes them; as one move when both sides are adjacent in that order
  * (the same bytes end up in the same places). */
@@ -1567,13 +1588,13 @@ static bool hint_call(const struct jit *j, uint32_t pc, struct hint_call *h)
  * NULL: -EOPNOTSUPP without the supported bit, -ENODATA without the
  * present bit, else the values and 0 (hr_rx_hint_get()); NULL: run->priv's
  * xdp_buff, its rxq's meta_ops (-EOPNOTSUPP where one is missing), the
- * device's op called directly into a scratch slot and the values copied
- * out only when it returns 0.
+ * device's op called directly into a scratch slot that holds the
+ * program's values, all copied back after the call.
  */
 static bool inline_hint(struct jit *j, uint32_t pc)
 {
 	struct hint_call h;
-	uint32_t eop, done, skip, cold, ops, nodata;
+	uint32_t eop, done, cold, ops, nodata;
 
 	if (!hint_call(j, pc, &h))
 		return false;
@@ -1591,7 +1612,6 @@ static bool inline_hint(struct jit *j, uint32_t pc)
 	bind(j, cold);
 	ops = new_label(j);
 	eop = new_label(j);
-	skip = new_label(j);
 	nodata = new_label(j);
 	load_or_null(j, ADDR, RUN, OFF_RX_HINTS, ops); /* r11 = rx_hints */
 	op_rm(j, false, false, 0xf6, 1, 0, ADDR,
@@ -1616,17 +1636,19 @@ static bool inline_hint(struct jit *j, uint32_t pc)
 	load_or_null(j, TMP, ADDR, offsetof(struct hr_xdp_buff, rxq), eop);
 	load_or_null(j, TMP, TMP, offsetof(struct hr_rxq_info, meta_ops), eop);
 	load_or_null(j, TMP, TMP, h.opoff, eop);
-	/* op(xdp, rsp + 0, rsp + 4): the slot below the saved args. */
+	/* op(xdp, rsp + 0, rsp + 4): the slot below the saved args, holding
+	 * the program's values first and copied back whatever the op
+	 * returns (it writes what the driver writes, on failure too). */
 	save_args(j);
+	copy_in(j, h.o2, 0, h.len);
+	if (h.two)
+		copy_in(j, h.o3, 4, h.len);
 	mov_rr(j, true, RDI, ADDR);
 	lea(j, RSI, RSP, 0);
 	lea(j, RDX, RSP, 4);
 	op_rr(j, false, false, 0xff, 1, 2, TMP); /* call r10 */
 	op_rr(j, true, false, 0x63, 1, RAX, RAX); /* movsxd rax, eax */
-	op_rr(j, false, false, 0x85, 1, RAX, RAX);
-	jcc_to(j, CC_NE, skip);
 	copy_vals(j, RSP, 0, h.o2, h.two ? 4 : -1, h.o3, h.len);
-	bind(j, skip);
 	restore_args(j);
 	jmp_to(j, done);
 	bind(j, eop);

@@ -3,17 +3,30 @@
  * TC_ACT_REDIRECT in the datapath, as skb_do_redirect: out of a veth end
  * (the peer receives it and runs its XDP program), into another device's
  * ingress (BPF_F_INGRESS: its stack receives it), and to a device that is
- * down or missing (dropped and counted). Every packet accounted for, no
- * frame left out.
+ * down or missing (dropped and counted); bpf_redirect_peer to a veth whose
+ * peer is in the same namespace, which 6.18's skb_do_redirect drops
+ * (net_eq), as the live kernel does in a namespace of the test's own
+ * (the same redirects from veth D's tc ingress to veth A: bpf_redirect
+ * reaches A's peer B, bpf_redirect_peer nothing). Every packet accounted
+ * for, no frame left out.
  */
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/bpf.h>
+#include <linux/if_link.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include <headroom/headroom.h>
 #include <headroom/datapath.h>
 #include <headroom/devices.h>
 
 #include "harness.h"
+#include "dev_netns.h"
+#include "kernel_side.h"
 #include "dev/dev.h"
 #include "core/pool.h"
 
@@ -96,27 +109,36 @@ static void finish(struct setup *s)
 	hr_object_close(s->pass);
 }
 
+/* Redirects every packet with (ifindex, flags, peer), runs to idle and
+ * reads the counters of gen, A and B. */
+static void run(struct setup *s, uint32_t ifindex, uint32_t flags,
+		uint32_t peer, struct hr_dev_counters c[3])
+{
+	set(s->tc, 0, ifindex);
+	set(s->tc, 1, flags);
+	set(s->tc, 2, peer);
+	CHECK_EQ(hr_dp_run_until_idle(s->dp, 10000), 0);
+	c[0] = counters(s->gen);
+	c[1] = counters(s->a);
+	c[2] = counters(s->b);
+}
+
 /* Out of veth A: B receives every packet, PASSes it to its stack. */
 static void test_egress(enum hr_engine engine)
 {
-	struct hr_dev_counters g, a, b;
+	struct hr_dev_counters c[3], *g = &c[0], *a = &c[1], *b = &c[2];
 	struct setup s;
 
 	if (setup(&s, engine))
 		return;
-	set(s.tc, 0, hr_dev_ifindex(s.a));
-	set(s.tc, 1, 0);
-	CHECK_EQ(hr_dp_run_until_idle(s.dp, 10000), 0);
-	g = counters(s.gen);
-	a = counters(s.a);
-	b = counters(s.b);
-	CHECK_EQ(g.rx_packets, COUNT);
-	CHECK_EQ(g.tc_redirect, COUNT);
-	CHECK_EQ(g.delivered, 0);
-	CHECK_EQ(a.tx_packets, COUNT);
-	CHECK_EQ(b.rx_packets, COUNT);
-	CHECK_EQ(b.xdp_pass, COUNT);
-	CHECK_EQ(b.delivered, COUNT);
+	run(&s, hr_dev_ifindex(s.a), 0, 0, c);
+	CHECK_EQ(g->rx_packets, COUNT);
+	CHECK_EQ(g->tc_redirect, COUNT);
+	CHECK_EQ(g->delivered, 0);
+	CHECK_EQ(a->tx_packets, COUNT);
+	CHECK_EQ(b->rx_packets, COUNT);
+	CHECK_EQ(b->xdp_pass, COUNT);
+	CHECK_EQ(b->delivered, COUNT);
 	finish(&s);
 }
 
@@ -170,6 +192,106 @@ static void test_bad_target(enum hr_engine engine)
 	finish(&s);
 }
 
+/* bpf_redirect_peer(A): A's peer B is in the same namespace, so
+ * skb_do_redirect frees the skb (-EINVAL, out_drop) and nothing reaches
+ * B; the program's verdict is still TC_ACT_REDIRECT. */
+static void test_peer_same_netns(enum hr_engine engine)
+{
+	struct hr_dev_counters c[3], *g = &c[0], *a = &c[1], *b = &c[2];
+	struct setup s;
+
+	if (setup(&s, engine))
+		return;
+	run(&s, hr_dev_ifindex(s.a), 0, 1, c);
+	CHECK_EQ(g->tc_redirect, COUNT);
+	CHECK_EQ(g->drops_total, COUNT);
+	CHECK_EQ(g->delivered, 0);
+	CHECK_EQ(a->tx_packets, 0);
+	CHECK_EQ(b->rx_packets, 0);
+	CHECK_EQ(b->delivered, 0);
+	finish(&s);
+}
+
+/* @ifname's rx_packets in the current namespace (rtnetlink's counters,
+ * through getifaddrs), or -1. */
+static long long krx_packets(const char *ifname)
+{
+	struct ifaddrs *ifa, *i;
+	long long n = -1;
+
+	if (getifaddrs(&ifa))
+		return -1;
+	for (i = ifa; i; i = i->ifa_next)
+		if (i->ifa_addr && i->ifa_addr->sa_family == AF_PACKET &&
+		    i->ifa_data && !strcmp(i->ifa_name, ifname))
+			n = ((struct rtnl_link_stats *)i->ifa_data)->rx_packets;
+	freeifaddrs(ifa);
+	return n;
+}
+
+#define KCOUNT 50
+
+/* The kernel: 50 frames sent on C reach D's tc ingress, which redirects
+ * them out of A; how many B receives, or -1. */
+static long long kernel_case(struct bpf_object *o, const char *c, const char *b,
+			     uint32_t ifa, uint32_t peer)
+{
+	uint32_t key, v[3] = { ifa, 0, peer };
+	long long before, after;
+
+	for (key = 0; key < 3; key++)
+		if (bpf_map_update_elem(t_kmap(o, "cfg"), &key, &v[key], 0))
+			return -1;
+	before = krx_packets(b);
+	if (dv_send_frames(c, KCOUNT, 0x88b5))
+		return -1;
+	usleep(200000);
+	after = krx_packets(b);
+	return before < 0 || after < 0 ? -1 : after - before;
+}
+
+static void test_kernel_peer(void)
+{
+	struct bpf_tc_hook hook = { .sz = sizeof(hook),
+				    .attach_point = BPF_TC_INGRESS };
+	LIBBPF_OPTS(bpf_tc_opts, to);
+	char c[IFNAMSIZ], d[IFNAMSIZ];
+	struct bpf_object *o = NULL;
+	struct t_netns ns;
+
+	if (geteuid()) {
+		fprintf(stderr, "kernel redirect_peer comparison: not root\n");
+		return;
+	}
+	if (t_netns_setup("tcr", &ns)) {
+		CHECK(0, "namespace for the kernel comparison");
+		goto out;
+	}
+	snprintf(c, sizeof(c), "tcrc%d", (int)getpid());
+	snprintf(d, sizeof(d), "tcrd%d", (int)getpid());
+	if (t_sh("ip -n %s link add %s type veth peer name %s", ns.name, c,
+		 d) ||
+	    t_sh("ip -n %s link set %s up", ns.name, c) ||
+	    t_sh("ip -n %s link set %s up", ns.name, d)) {
+		CHECK(0, "a second veth pair in %s", ns.name);
+		goto out;
+	}
+	o = t_kopen("tc_redir.o");
+	hook.ifindex = (int)if_nametoindex(d);
+	if (!o || !hook.ifindex || bpf_tc_hook_create(&hook)) {
+		CHECK(0, "tc hook on %s", d);
+		goto out;
+	}
+	to.prog_fd = t_kprog(o, "tc_redir");
+	CHECK_EQ(bpf_tc_attach(&hook, &to), 0);
+	CHECK_EQ(kernel_case(o, c, ns.veth_b, if_nametoindex(ns.veth_a), 0),
+		 KCOUNT);
+	CHECK_EQ(kernel_case(o, c, ns.veth_b, if_nametoindex(ns.veth_a), 1), 0);
+out:
+	bpf_object__close(o);
+	t_netns_cleanup();
+}
+
 int main(void)
 {
 	enum hr_engine engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT };
@@ -179,6 +301,8 @@ int main(void)
 		test_egress(engines[i]);
 		test_ingress(engines[i]);
 		test_bad_target(engines[i]);
+		test_peer_same_netns(engines[i]);
 	}
+	test_kernel_peer();
 	return t_done();
 }

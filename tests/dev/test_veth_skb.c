@@ -4,7 +4,9 @@
  * a tc program redirects packets out of veth A (progs/dev/vs_tc.bpf.c,
  * giving some a hash with bpf_set_hash and a VLAN tag with
  * bpf_skb_vlan_push first); B's XDP program (progs/dev/vs_xdp.bpf.c)
- * records what the hint kfuncs answer from the skb and PASSes (with 8
+ * records what the hint kfuncs answer from the skb (and write: the VLAN
+ * outputs start non-zero, and veth zeroes the tci of an skb without a
+ * tag while returning -ENODATA) and PASSes (with 8
  * bytes of metadata, which B's tc ingress must see), DROPs or TXes (back
  * to A, whose program counts them).
  *
@@ -55,6 +57,9 @@
 #define VS_ETH_P 0x88b6
 #define VS_MAGIC 0x76736b62u
 #define RSS_L4 8u /* XDP_RSS_TYPE_L4_ANY */
+/* vs_xdp's VLAN outputs before the kfunc call. */
+#define VS_UNSET_PROTO 0xaaaa
+#define VS_UNSET_TCI 0xbbbb
 
 /* progs/dev/vs_xdp.bpf.c's and vs_tc.bpf.c's records. */
 struct vs_rec {
@@ -325,7 +330,8 @@ static void check_skb_path(const char *who, const struct result *r)
 						 x->type == RSS_L4 :
 					 x->hash != 0 && x->type == 0) &&
 			  x->ret_vlan == (proto ? 0 : -ENODATA) &&
-			  x->proto == proto && x->tci == tci;
+			  x->proto == (proto ? proto : VS_UNSET_PROTO) &&
+			  x->tci == tci;
 
 		/* PASSed: the skb with the program's metadata at B's tc,
 		 * its hash (the one the kfunc made, if none) and tag. */
@@ -362,7 +368,8 @@ static void check_frame_path(const struct result *r)
 
 		if (x->count != 1 || x->ret_ts != -ENODATA ||
 		    x->ret_hash != -ENODATA || x->ret_vlan != -ENODATA ||
-		    x->hash || x->type || x->ts || x->proto || x->tci)
+		    x->hash || x->type || x->ts || x->proto != VS_UNSET_PROTO ||
+		    x->tci != VS_UNSET_TCI)
 			bad++;
 	}
 	CHECK(bad == 0, "frame path: %u packets with hints", bad);
