@@ -204,6 +204,15 @@ struct seen {
 	struct state st;
 };
 
+/* A global function: its signature, read from BTF once a walk (every
+ * call of it needs it), and whether it was walked on its own yet. */
+struct global_sig {
+	bool read;
+	bool walked;
+	int nargs; /* or -errno: not followed */
+	enum hr_global_arg args[HR_GLOBAL_MAX_ARGS];
+};
+
 struct walk {
 	const struct hr_prog *prog;
 	const struct hr_insn *in;
@@ -240,7 +249,7 @@ struct walk {
 	 * kernel's subprog stack_depth), and whether a path called it. */
 	uint32_t *func_depth;
 	bool *func_called;
-	bool *func_walked; /* global functions walked on their own */
+	struct global_sig *globals; /* per function of prog->funcs */
 };
 
 static void set_unknown(struct walk *w, uint32_t pc, const char *fmt, ...)
@@ -2475,6 +2484,21 @@ static bool is_global(const struct walk *w, int f)
 	return w->prog->func_info && w->prog->funcs[f].global;
 }
 
+/* Global function @f's argument kinds into *@a: their count, or -errno. */
+static int global_args(struct walk *w, uint32_t f, const enum hr_global_arg **a)
+{
+	struct global_sig *g = &w->globals[f];
+
+	if (!g->read) {
+		g->read = true;
+		g->nargs = hr_check_global_args(
+			w->prog->obj ? w->prog->obj->path : NULL,
+			w->prog->funcs[f].name, w->xdp, g->args);
+	}
+	*a = g->args;
+	return g->nargs;
+}
+
 /*
  * A call of a global function (__check_func_call): the kernel checks the
  * arguments against its BTF signature, does not walk into it here (it
@@ -2483,15 +2507,14 @@ static bool is_global(const struct walk *w, int f)
  */
 static int call_global(struct walk *w, struct state *s, uint32_t pc, int f)
 {
-	enum hr_global_arg a[HR_GLOBAL_MAX_ARGS];
+	const enum hr_global_arg *a;
 	int n, i;
 
 	if (s->locked || s->rcu || s->preempt) {
 		set_unknown(w, pc, "a global function called in a section");
 		return -1;
 	}
-	n = hr_check_global_args(w->prog->obj ? w->prog->obj->path : NULL,
-				 w->prog->funcs[f].name, w->xdp, a);
+	n = global_args(w, (uint32_t)f, &a);
 	for (i = 0; i < n; i++) {
 		const struct reg *r = &s->r[i + 1];
 
@@ -3198,11 +3221,10 @@ static int walk_all(struct walk *w, struct state *s)
  * signature is not followed. */
 static int global_entry(struct walk *w, struct state *s, uint32_t f)
 {
-	enum hr_global_arg a[HR_GLOBAL_MAX_ARGS];
+	const enum hr_global_arg *a;
 	int n, i;
 
-	n = hr_check_global_args(w->prog->obj ? w->prog->obj->path : NULL,
-				 w->prog->funcs[f].name, w->xdp, a);
+	n = global_args(w, f, &a);
 	memset(s, 0, sizeof(*s));
 	for (i = 0; i < n; i++) {
 		if (a[i] == HR_GARG_OTHER)
@@ -3241,9 +3263,9 @@ static void walk_globals(struct walk *w, struct state *s)
 			if (w->rejected || w->unknown)
 				return;
 			if (!is_global(w, (int)i) || !w->func_called[i] ||
-			    w->func_walked[i])
+			    w->globals[i].walked)
 				continue;
-			w->func_walked[i] = again = true;
+			w->globals[i].walked = again = true;
 			if (global_entry(w, s, i) || walk_all(w, s))
 				return;
 		}
@@ -3296,7 +3318,7 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 		return 0;
 	}
 	w.pend = malloc(MAX_PENDING * sizeof(*w.pend));
-	w.func_walked = calloc(prog->nfuncs + 1, sizeof(*w.func_walked));
+	w.globals = calloc(prog->nfuncs + 1, sizeof(*w.globals));
 	w.visits = calloc(prog->cnt + 1, sizeof(*w.visits));
 	w.prune_pt = calloc(prog->cnt + 1, sizeof(*w.prune_pt));
 	w.seen = calloc(SEEN_BUCKETS, sizeof(*w.seen));
@@ -3323,7 +3345,7 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 			calloc(prog->obj->nmaps, sizeof(*w.fields_read));
 	}
 	s = calloc(1, sizeof(*s));
-	if (!w.pend || !s || !w.visits || !w.func_walked ||
+	if (!w.pend || !s || !w.visits || !w.globals ||
 	    (prog->funcs && prog->nfuncs && !w.func_depth) ||
 	    (prog->obj && prog->obj->nmaps && (!w.fields || !w.fields_read))) {
 		free_seen(&w);
@@ -3331,7 +3353,7 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 		free(w.fields_read);
 		free(w.func_depth);
 		free(w.func_called);
-		free(w.func_walked);
+		free(w.globals);
 		free(w.visits);
 		free(w.pend);
 		free(s);
@@ -3378,7 +3400,7 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	free(w.fields_read);
 	free(w.func_depth);
 	free(w.func_called);
-	free(w.func_walked);
+	free(w.globals);
 	free(w.visits);
 	free(w.pend);
 	free(s);
