@@ -186,6 +186,10 @@ struct hr_afxdp_opts {
 	bool busy_poll; /* SO_PREFER_BUSY_POLL, SO_BUSY_POLL 20 us */
 	bool skb_mode; /* the kernel program in generic XDP (no hints) */
 	bool frags; /* XDP_USE_SG: refused */
+	/* The kernel program hands frames over without hints (every hint
+	 * -EOPNOTSUPP), as it does anyway on a kernel that refuses
+	 * bpf_xdp_adjust_meta to XDP programs. */
+	bool no_hints;
 	/* The kernel program; NULL: $HEADROOM_DATADIR/progs/xsk_hints.o or
 	 * the installed one. */
 	const char *kern_obj;
@@ -211,6 +215,9 @@ struct hr_afxdp_stats {
 	/* Frames put on TX rings, completed, copied in from another
 	 * device's pool; frames that came without our metadata. */
 	uint64_t tx_sent, tx_completed, tx_copied, rx_no_meta;
+	/* The kernel program writes hints in front of each frame (false:
+	 * xsk_bare, no hints). */
+	bool meta;
 };
 
 /* Fills what @st->sz covers; 0 or -errno. */

@@ -8,8 +8,10 @@
  *
  * xsk_hints calls the kfuncs, so it must be loaded bound to the device
  * (prog_ifindex); xsk_plain is the same without them, for drivers where a
- * bound program cannot load: every hint is then -EOPNOTSUPP. Only one of
- * the two is loaded.
+ * bound program cannot load: every hint is then -EOPNOTSUPP. xsk_bare
+ * writes no metadata at all, for kernels that refuse bpf_xdp_adjust_meta
+ * (and users who want no hints): headroom then reads none. Only one of
+ * the three is loaded.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -90,6 +92,16 @@ int xsk_plain(struct xdp_md *ctx)
 	};
 
 	return to_socket(ctx, &h);
+}
+
+SEC("xdp")
+int xsk_bare(struct xdp_md *ctx)
+{
+	int ret = bpf_redirect_map(&xsks, ctx->rx_queue_index, XDP_PASS);
+
+	count(ret == XDP_REDIRECT ? HR_AFXDP_CNT_REDIRECT :
+				    HR_AFXDP_CNT_NO_SOCKET);
+	return ret;
 }
 
 char _license[] SEC("license") = "GPL";

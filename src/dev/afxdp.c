@@ -95,10 +95,12 @@ struct afxdp_priv {
 	uint8_t *base;
 	uint64_t size;
 	struct bpf_object *obj;
+	struct bpf_program *kprog; /* the one loaded */
 	int link_fd;
 	int xskmap_fd;
 	int counts_fd;
 	bool bound;
+	bool meta; /* the kernel program writes struct hr_afxdp_meta */
 	bool zerocopy;
 	bool need_wakeup;
 	bool busy_poll;
@@ -123,6 +125,9 @@ static void afxdp_hints(struct afxdp_priv *p, struct hr_rx_hints *d,
 		(const struct hr_afxdp_meta *)(data - sizeof(*m));
 
 	memset(d, 0, sizeof(*d));
+	/* Without our metadata the bytes before the frame are stale. */
+	if (!p->meta)
+		return;
 	if (headroom < sizeof(*m) || m->magic != HR_AFXDP_META_MAGIC) {
 		atomic_fetch_add_explicit(&p->rx_no_meta, 1,
 					  memory_order_relaxed);
@@ -389,48 +394,89 @@ static int afxdp_obj_path(const char *given, char *buf, size_t sz)
 	return access(buf, R_OK) ? -errno : 0;
 }
 
-/* Opens and loads the kernel program: bound to the interface with the
- * hint kfuncs, or (when the kernel refuses that) xsk_plain. */
+/* The kernel programs of xsk_hints.o, from the most hints to none. */
+enum afxdp_kprog { AFXDP_KPROG_HINTS, AFXDP_KPROG_PLAIN, AFXDP_KPROG_BARE };
+
+static const char *const afxdp_kprog_name[] = {
+	[AFXDP_KPROG_HINTS] = "xsk_hints",
+	[AFXDP_KPROG_PLAIN] = "xsk_plain",
+	[AFXDP_KPROG_BARE] = "xsk_bare",
+};
+
+/* Opens and loads one kernel program of the object: xsk_hints bound to
+ * the interface (the hint kfuncs need it), the others unbound. */
 static int afxdp_load_prog(struct afxdp_priv *p, const char *path,
-			   bool try_bound)
+			   enum afxdp_kprog which)
 {
-	struct bpf_program *hints, *plain;
+	struct bpf_program *prog, *want = NULL;
 	int err;
 
 	p->obj = bpf_object__open_file(path, NULL);
 	if (!p->obj)
 		return -errno;
-	hints = bpf_object__find_program_by_name(p->obj, "xsk_hints");
-	plain = bpf_object__find_program_by_name(p->obj, "xsk_plain");
-	if (!hints || !plain)
+	bpf_object__for_each_program(prog, p->obj)
+	{
+		bool it = !strcmp(bpf_program__name(prog),
+				  afxdp_kprog_name[which]);
+
+		bpf_program__set_autoload(prog, it);
+		if (it)
+			want = prog;
+	}
+	if (!want)
 		return -ENOENT;
-	if (try_bound) {
-		bpf_program__set_autoload(plain, false);
-		bpf_program__set_ifindex(hints, (uint32_t)p->kifindex);
-		bpf_program__set_flags(hints, bpf_program__flags(hints) |
-						      BPF_F_XDP_DEV_BOUND_ONLY);
-	} else {
-		bpf_program__set_autoload(hints, false);
+	if (which == AFXDP_KPROG_HINTS) {
+		bpf_program__set_ifindex(want, (uint32_t)p->kifindex);
+		bpf_program__set_flags(want, bpf_program__flags(want) |
+						     BPF_F_XDP_DEV_BOUND_ONLY);
 	}
 	err = bpf_object__load(p->obj);
 	if (err)
 		return err;
-	p->bound = try_bound;
+	p->kprog = want;
+	p->bound = which == AFXDP_KPROG_HINTS;
+	p->meta = which != AFXDP_KPROG_BARE;
 	p->xskmap_fd = bpf_object__find_map_fd_by_name(p->obj, "xsks");
 	p->counts_fd = bpf_object__find_map_fd_by_name(p->obj, "xsk_counts");
 	return p->xskmap_fd < 0 || p->counts_fd < 0 ? -ENOENT : 0;
 }
 
+/*
+ * The program with the most hints the kernel takes: a generic-mode
+ * program cannot be device-bound, a driver may lack the metadata kfuncs,
+ * and a kernel may refuse bpf_xdp_adjust_meta (then no hints reach us).
+ */
+static int afxdp_load_best(struct afxdp_priv *p, const char *path,
+			   bool no_hints)
+{
+	enum afxdp_kprog which = no_hints    ? AFXDP_KPROG_BARE :
+				 p->skb_mode ? AFXDP_KPROG_PLAIN :
+					       AFXDP_KPROG_HINTS;
+	int err;
+
+	for (;; which++) {
+		err = afxdp_load_prog(p, path, which);
+		if (!err || which == AFXDP_KPROG_BARE)
+			return err;
+		hr_pr_info("%s: the kernel refuses %s (%s)%s\n", p->ifname,
+			   afxdp_kprog_name[which], strerror(-err),
+			   which == AFXDP_KPROG_PLAIN ?
+				   ": no hints reach headroom" :
+				   ": hints are -EOPNOTSUPP");
+		bpf_object__close(p->obj);
+		p->obj = NULL;
+		p->kprog = NULL;
+	}
+}
+
 static int afxdp_attach(struct afxdp_priv *p)
 {
-	const char *name = p->bound ? "xsk_hints" : "xsk_plain";
-	struct bpf_program *prog =
-		bpf_object__find_program_by_name(p->obj, name);
 	LIBBPF_OPTS(bpf_link_create_opts, lo);
 	int fd;
 
 	lo.flags = p->skb_mode ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE;
-	fd = bpf_link_create(bpf_program__fd(prog), p->kifindex, BPF_XDP, &lo);
+	fd = bpf_link_create(bpf_program__fd(p->kprog), p->kifindex, BPF_XDP,
+			     &lo);
 	if (fd < 0)
 		return -errno;
 	p->link_fd = fd;
@@ -592,16 +638,7 @@ int hr_dev_afxdp_create(struct hr_datapath *dp, const char *name,
 		goto fail;
 	p->base = hr_pool_base(dev->pool);
 	p->size = (uint64_t)hr_pool_size(dev->pool) * HR_FRAME_SIZE;
-	/* A generic-mode program cannot be device-bound. */
-	err = afxdp_load_prog(p, path, !p->skb_mode);
-	if (err && !p->skb_mode) {
-		hr_pr_info("%s: the driver takes no device-bound program "
-			   "(%s): hints are -EOPNOTSUPP\n",
-			   ifname, strerror(-err));
-		bpf_object__close(p->obj);
-		p->obj = NULL;
-		err = afxdp_load_prog(p, path, false);
-	}
+	err = afxdp_load_best(p, path, HR_OPTS_GET(opts, no_hints, false));
 	if (err) {
 		hr_pr_warn("%s: loading %s: %s\n", ifname, path,
 			   strerror(-err));
@@ -648,6 +685,7 @@ int hr_dev_afxdp_stats(struct hr_dev *dev, struct hr_afxdp_stats *st)
 		struct hr_afxdp_stats s = { .sz = sizeof(s) };
 
 		s.bound = p->bound;
+		s.meta = p->meta;
 		s.zerocopy = p->zerocopy;
 		s.need_wakeup = p->need_wakeup;
 		s.busy_poll = p->busy_poll;

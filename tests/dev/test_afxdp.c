@@ -9,12 +9,14 @@
  * program got; the timestamp is what veth reports for an skb (its
  * hardware timestamp: 0 here), the VLAN tag is the one a VLAN device on
  * the sender put in the skb (hardware-accelerated, so not in the data).
- * Then generic mode (no device-bound program): every hint -EOPNOTSUPP;
+ * Then generic mode (no device-bound program) and no_hints (no metadata
+ * written at all): every hint -EOPNOTSUPP;
  * multi-buffer refused; and nothing left on the interface after destroy.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -304,18 +306,25 @@ out:
 	CHECK(!dv_link_has_xdp(nsh, va), "no XDP left on %s", va);
 }
 
-/* Generic XDP: the kernel program cannot be bound; no hints. */
-static void generic_mode(void)
+/*
+ * No hints: generic XDP (the kernel program cannot be bound; it writes
+ * -EOPNOTSUPP for each hint) or no_hints (xsk_bare writes nothing, and
+ * headroom reads nothing of the stale bytes before the frame). Either
+ * way the user's kfuncs say -EOPNOTSUPP.
+ */
+static void no_hints_mode(bool skb_mode)
 {
 	char kobj[512];
-	HR_OPTS(hr_afxdp_opts, ao, .kern_obj = kobj, .skb_mode = true);
+	HR_OPTS(hr_afxdp_opts, ao, .kern_obj = kobj, .skb_mode = skb_mode,
+		.no_hints = !skb_mode);
 	HR_OPTS(hr_afxdp_opts, sg, .kern_obj = kobj, .frags = true);
 	HR_OPTS(hr_afxdp_stats, st);
+	const char *mode = skb_mode ? "generic mode" : "no_hints";
 	struct hr_datapath *dp = NULL;
 	struct hr_dev *x = NULL;
 	struct hr_object *uo = dv_hopen("xsk_user.o");
 	struct xsk_seen s = { 0 };
-	uint32_t port = PORT0 + 500;
+	uint32_t port = PORT0 + (skb_mode ? 500 : 501);
 	int err;
 
 	snprintf(kobj, sizeof(kobj), "%s/xsk_hints.o", t_progs_dir());
@@ -324,7 +333,7 @@ static void generic_mode(void)
 	CHECK_EQ(hr_dp_create(NULL, &dp), 0);
 	CHECK_EQ(hr_dev_afxdp_create(dp, "xs", va, &sg, &x), -EOPNOTSUPP);
 	err = hr_dev_afxdp_create(dp, "xg", va, &ao, &x);
-	CHECK(!err, "generic-mode afxdp: %s", strerror(-err));
+	CHECK(!err, "%s afxdp: %s", mode, strerror(-err));
 	if (err)
 		goto out;
 	hr_dev_attach_xdp(x, hr_object_find_prog(uo, "xsk_user_hints"));
@@ -334,7 +343,10 @@ static void generic_mode(void)
 	wait_rx(x, 1);
 	hr_dp_stop(dp);
 	CHECK_EQ(hr_dev_afxdp_stats(x, &st), 0);
-	CHECK(!st.bound, "generic mode is not bound");
+	CHECK(!st.bound, "%s is not bound", mode);
+	CHECK(st.meta == skb_mode, "%s: kernel metadata %d", mode, st.meta);
+	CHECK_EQ(st.rx_no_meta, 0);
+	CHECK(st.kern_redirect >= 1, "%s: the kernel program redirected", mode);
 	CHECK_EQ(hr_map_lookup_elem(hr_object_find_map(uo, "seen"), &port, &s),
 		 0);
 	CHECK_EQ(s.ret_hash, -EOPNOTSUPP);
@@ -377,7 +389,8 @@ int main(void)
 	rec = attach_recorder();
 	if (rec) {
 		bound_hints(rec);
-		generic_mode();
+		no_hints_mode(true);
+		no_hints_mode(false);
 		socket_modes();
 		bpf_object__close(rec);
 	}

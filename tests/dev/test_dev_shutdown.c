@@ -11,7 +11,9 @@
  */
 #include <errno.h>
 #include <net/if.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,8 @@
 #include "headroom/datapath.h"
 #include "headroom/devices.h"
 #include "headroom/object.h"
+
+#define SHUTDOWN_FRAMES 5
 
 static char nsh[32], nsp[32], va[IFNAMSIZ], vb[IFNAMSIZ], tp[IFNAMSIZ];
 static volatile sig_atomic_t stop_sig;
@@ -43,6 +47,7 @@ static int headroom_child(void *arg)
 	struct hr_datapath *dp = NULL;
 	struct hr_dev *x = NULL, *t = NULL;
 	struct hr_object *uo;
+	bool reported = false;
 	int n;
 
 	sigaction(SIGINT, &sa, NULL);
@@ -60,8 +65,21 @@ static int headroom_child(void *arg)
 		return 11;
 	if (write(ready_pipe[1], "r", 1) != 1)
 		return 12;
-	while (!stop_sig)
-		pause();
+	/*
+	 * The parent signals only once every frame it sent has been polled
+	 * (a signal racing the worker's poll would leave frames in the RX
+	 * ring, which a stop rightly does not process), so the counters
+	 * printed on the signal are exact.
+	 */
+	while (!stop_sig) {
+		hr_dev_get_counters(x, &c);
+		if (c.rx_packets >= SHUTDOWN_FRAMES && !reported) {
+			reported = write(ready_pipe[1], "n", 1) == 1;
+			if (!reported)
+				return 12;
+		}
+		usleep(1000);
+	}
 	hr_dp_stop(dp);
 	hr_dev_get_counters(x, &c);
 	n = snprintf(line, sizeof(line),
@@ -75,11 +93,19 @@ static int headroom_child(void *arg)
 	return 0;
 }
 
-#define SHUTDOWN_FRAMES 5
-
 static int send_frames(void *arg)
 {
 	return dv_send_frames(vb, SHUTDOWN_FRAMES, 0x88b5) ? 1 : 0;
+}
+
+/* Waits, up to 10 s, for the child's word that every frame was polled. */
+static bool polled_all(void)
+{
+	struct pollfd p = { .fd = ready_pipe[0], .events = POLLIN };
+	char c;
+
+	return poll(&p, 1, 10000) == 1 && read(ready_pipe[0], &c, 1) == 1 &&
+	       c == 'n';
 }
 
 static void one(int sig)
@@ -100,6 +126,8 @@ static void one(int sig)
 		CHECK(dv_link_has_xdp(nsh, va), "XDP attached while running");
 		CHECK(dv_link_exists(nsh, tp), "TAP up while running");
 		CHECK_EQ(dv_wait(dv_fork_in(nsp, send_frames, NULL)), 0);
+		CHECK(polled_all(), "all %d frames polled before signal %d",
+		      SHUTDOWN_FRAMES, sig);
 	}
 	kill(pid, sig);
 	rc = dv_wait(pid);
