@@ -25,7 +25,7 @@ void hr_check_from_load_error(const char *err, bool xdp,
 			      struct hr_check_result *res)
 {
 	const char *p = strstr(err, " insn ");
-	int off, size, id;
+	int off, size, id, end = 0;
 	char name[64];
 
 	memset(res, 0, sizeof(*res));
@@ -60,6 +60,23 @@ void hr_check_from_load_error(const char *err, bool xdp,
 		res->verdict = HR_CHECK_REJECT;
 		snprintf(res->reason, sizeof(res->reason),
 			 "invalid func unknown#%d", id);
+	} else if (sscanf(p, "kfunc %63s is not allowed in %n", name, &end) ==
+			   1 &&
+		   end > 0) {
+		/* reloc_kfunc's refusal of a kfunc no set of this program
+		 * type holds: check_kfunc_call's, at the call. */
+		res->verdict = HR_CHECK_REJECT;
+		snprintf(res->reason, sizeof(res->reason),
+			 "calling kernel function %s is not allowed", name);
+	} else if (sscanf(p,
+			  "kfunc %63s takes another program type's "
+			  "context: %n",
+			  name, &end) == 1 &&
+		   end > 0) {
+		/* reloc_kfunc's refusal of a context of the other program
+		 * type, worded as check_kfunc_args words it. */
+		res->verdict = HR_CHECK_REJECT;
+		snprintf(res->reason, sizeof(res->reason), "%s", p + end);
 	} else if (sscanf(p, "helper %63s (id %d) is not available", name,
 			  &id) == 2 &&
 		   hr_check_helper_wrong_type(xdp, id)) {
