@@ -27,6 +27,7 @@
 #include "check/fields.h"
 #include "check/global_func.h"
 #include "check/protos.h"
+#include "helpers/dynptr.h"
 #include "helpers/helpers.h"
 #include "helpers/offer.h"
 #include "maps/map.h"
@@ -63,6 +64,11 @@ enum rtype {
 	R_RBUF_OR_NULL,
 	R_OTHER, /* a pointer or value this model does not follow */
 	R_FUNC, /* a callback's address (ld_imm64 BPF_PSEUDO_FUNC) */
+	/* A stack slot of a dynptr (process_dynptr_func's STACK_DYNPTR): in
+	 * a slot's r only, off 0 the first slot, 8 the second. */
+	R_DYNPTR,
+	R_MEM, /* PTR_TO_MEM: a dynptr slice of vsize bytes */
+	R_MEM_OR_NULL,
 };
 
 static const char *const rtype_name[] = {
@@ -74,6 +80,8 @@ static const char *const rtype_name[] = {
 	"sock",	       "sock_or_null",
 	"ringbuf_mem", "ringbuf_mem_or_null",
 	"?",	       "func",
+	"dynptr",      "mem",
+	"mem_or_null",
 };
 
 /* The type a NULL test leaves on the not-NULL branch; R_NONE: not a
@@ -87,6 +95,8 @@ static uint8_t nonnull_type(uint8_t t)
 		return R_SOCK;
 	case R_RBUF_OR_NULL:
 		return R_RBUF;
+	case R_MEM_OR_NULL:
+		return R_MEM;
 	}
 	return R_NONE;
 }
@@ -109,7 +119,23 @@ struct reg {
 	uint32_t vsize;
 	bool rdonly;
 	uint8_t frameno; /* stack pointers: whose frame's stack */
+	/* Dynptr slots: the dynptr's id is id, its type dyn_type; slices
+	 * (R_MEM): the dynptr they came from (the kernel's dynptr_id) and
+	 * its type when the slice is of a packet (DYN_SKB ...), else 0. */
+	uint8_t dyn_type;
+	uint32_t dyn_id;
 };
+
+/* The kernel's reg_type_str of @r: a read-only slice's "rdonly_" prefix
+ * (MEM_RDONLY) on top of its base name. */
+static const char *reg_str(const struct reg *r)
+{
+	if (r->t == R_MEM && r->rdonly)
+		return "rdonly_mem";
+	if (r->t == R_MEM_OR_NULL && r->rdonly)
+		return "rdonly_mem_or_null";
+	return rtype_name[r->t];
+}
 
 struct slot {
 	bool spill; /* an 8-byte register spill */
@@ -243,6 +269,9 @@ struct walk {
 	bool pruned;
 	int gpl; /* the license is GPL compatible: -1 not read yet */
 	bool rejected, unknown;
+	/* The rejection was met after a path left unknown, one the kernel
+	 * walks first and may refuse with another error. */
+	bool after_unknown;
 	char unknown_why[160];
 	uint32_t unknown_pc;
 	/* Per function of prog->funcs: the deepest stack byte used (the
@@ -285,6 +314,7 @@ static int fault(struct walk *w, const struct state *s, uint32_t pc,
 	}
 	if (!w->rejected) {
 		w->rejected = true;
+		w->after_unknown = w->unknown;
 		w->res->verdict = HR_CHECK_REJECT;
 		snprintf(w->res->reason, sizeof(w->res->reason), "%s", msg);
 		w->res->insn = (int)pc;
@@ -354,15 +384,90 @@ static struct slot *slot_at(struct state *s, const struct reg *fp, int off)
 	return &frame_slots(s, fp->frameno)[(MAX_STACK + off) / 8];
 }
 
-/* Every packet pointer (registers and spills) forgotten, as
- * clear_all_pkt_pointers does: root's become unknown numbers. */
+/* Whether @r is a slice of a packet's dynptr (reg_is_dynptr_slice_pkt). */
+static bool pkt_slice(const struct reg *r)
+{
+	return (r->t == R_MEM || r->t == R_MEM_OR_NULL) &&
+	       (r->dyn_type == HR_DYNPTR_TYPE_SKB ||
+		r->dyn_type == HR_DYNPTR_TYPE_XDP);
+}
+
+/* A slice of an skb_meta dynptr: whether 6.18's reg_is_dynptr_slice_pkt
+ * counts these too this check does not know, so a call changing the
+ * packet leaves them "not followed" (R_OTHER) rather than either way. */
+static bool meta_slice(const struct reg *r)
+{
+	return (r->t == R_MEM || r->t == R_MEM_OR_NULL) &&
+	       r->dyn_type == HR_DYNPTR_TYPE_SKB_META;
+}
+
+/* Every packet pointer and packet slice (registers and spills)
+ * forgotten, as clear_all_pkt_pointers does: root's become unknown
+ * numbers (mark_reg_invalid). */
 static void clear_pkt(struct state *s)
 {
 	unsigned int it = 0;
 	struct reg *r;
 
 	while ((r = each_reg(s, &it)))
-		if (r->t == R_PKT || r->t == R_PKT_END || r->t == R_META)
+		if (r->t == R_PKT || r->t == R_PKT_END || r->t == R_META ||
+		    pkt_slice(r))
+			*r = scalar(0, UINT64_MAX, true);
+		else if (meta_slice(r))
+			*r = (struct reg){ .t = R_OTHER };
+}
+
+/* Packet pointers and slices after a call that may or may not change the
+ * packet's data to the kernel: no longer followed (R_OTHER). */
+static void forget_pkt(struct state *s)
+{
+	unsigned int it = 0;
+	struct reg *r;
+
+	while ((r = each_reg(s, &it)))
+		if (r->t == R_PKT || r->t == R_PKT_END || r->t == R_META ||
+		    pkt_slice(r) || meta_slice(r))
+			*r = (struct reg){ .t = R_OTHER };
+}
+
+/* --- dynptrs on the stack ------------------------------------------ */
+
+/* The first slot of the dynptr @sl is part of (R_DYNPTR slots only). */
+static struct slot *dyn_first(struct slot *sl)
+{
+	return sl->r.off ? sl - 1 : sl;
+}
+
+/* Whether the 8-byte slot holding @fp + @off is a dynptr's, for a
+ * constant, in-bounds offset. */
+static bool stack_dynptr_at(struct state *s, const struct reg *fp, int off)
+{
+	int a = fp->off + off;
+
+	return a >= -MAX_STACK && a < 0 &&
+	       slot_at(s, fp, a & ~7)->r.t == R_DYNPTR;
+}
+
+/* A stack write touching dynptr slot @sl, as destroy_if_dynptr_stack_slot
+ * takes it: both of its slots no longer a dynptr, and its slices of type
+ * exactly PTR_TO_MEM(_OR_NULL) invalid (an unknown number to root). Those
+ * are bpf_dynptr_data's: the kfunc slices carry a dynptr type flag (and
+ * bpf_dynptr_slice's MEM_RDONLY), which that test does not match, so they
+ * stay valid (6.18 accepts a packet slice used after its dynptr was made
+ * again). Referenced (ring buffer) dynptrs are never made by this model,
+ * so they are not met here. */
+static void dyn_destroy(struct state *s, struct slot *sl)
+{
+	struct slot *first = dyn_first(sl);
+	uint32_t id = first->r.id;
+	unsigned int it = 0;
+	struct reg *r;
+
+	first[0] = (struct slot){ .r = scalar(0, UINT64_MAX, false) };
+	first[1] = (struct slot){ .r = scalar(0, UINT64_MAX, false) };
+	while ((r = each_reg(s, &it)))
+		if ((r->t == R_MEM || r->t == R_MEM_OR_NULL) &&
+		    r->dyn_id == id && !r->dyn_type && !r->rdonly)
 			*r = scalar(0, UINT64_MAX, true);
 }
 
@@ -601,6 +706,8 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 				    "caller's frame");
 			return -1;
 		}
+		if (write && sl->r.t == R_DYNPTR)
+			dyn_destroy(s, sl);
 		if (write) {
 			if (size == 8 && val) {
 				sl->spill = true;
@@ -618,6 +725,10 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 		if (sl->spill && size == 8) {
 			*out = sl->r;
 			return 0;
+		}
+		if (sl->r.t == R_DYNPTR) {
+			set_unknown(w, pc, "a load of a dynptr's stack bytes");
+			return -1;
 		}
 		/* check_stack_read_fixed_off: a spilled pointer is read
 		 * back whole or not at all. */
@@ -642,11 +753,19 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 		return 0;
 	case R_RBUF:
 		return check_rbuf(w, s, pc, regno, b, off, size);
+	case R_MEM:
+		/* check_mem_access's PTR_TO_MEM: a read-only slice refuses
+		 * stores before its bounds are looked at. */
+		if (write && b->rdonly)
+			return fault(w, s, pc, "R%d cannot write into %s",
+				     regno, reg_str(b));
+		return check_rbuf(w, s, pc, regno, b, off, size);
 	case R_SCALAR:
 	case R_PKT_END:
 	case R_VAL_OR_NULL:
 	case R_SOCK_OR_NULL:
 	case R_RBUF_OR_NULL:
+	case R_MEM_OR_NULL:
 		if (b->t == R_VAL_OR_NULL && b->maybe_nonnull) {
 			set_unknown(w, pc,
 				    "array lookup used without a NULL "
@@ -655,7 +774,7 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 			return -1;
 		}
 		return fault(w, s, pc, "R%d invalid mem access '%s'", regno,
-			     rtype_name[b->t]);
+			     reg_str(b));
 	default:
 		set_unknown(w, pc, "access through a %s pointer",
 			    b->t == R_MAP_PTR ? "map" : "socket or other");
@@ -815,7 +934,7 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 			return fault(
 				w, s, pc,
 				"R%d pointer arithmetic on %s prohibited%s",
-				in->dst, rtype_name[p.t],
+				in->dst, reg_str(&p),
 				nonnull_type(p.t) ? ", null-check it first" :
 						    "");
 		}
@@ -1170,6 +1289,13 @@ static int mem_arg(struct walk *w, struct state *s, uint32_t pc, int regno,
 				     "invalid %s stack R%d off=%lld size=%lld",
 				     write ? "write to" : "read from", regno,
 				     (long long)a, (long long)size);
+		for (int64_t o = a & ~7; o < a + size; o += 8)
+			if (slot_at(s, r, (int)o)->r.t == R_DYNPTR) {
+				set_unknown(w, pc,
+					    "a helper's memory argument over "
+					    "a dynptr");
+				return -1;
+			}
 		stack_used(w, s, r, a);
 		if (write)
 			for (int64_t o = a & ~7; o < a + size; o += 8)
@@ -1178,7 +1304,8 @@ static int mem_arg(struct walk *w, struct state *s, uint32_t pc, int regno,
 				};
 		return 0;
 	case R_RBUF:
-		if (size <= 0 || size > (1 << 29))
+	case R_MEM:
+		if (size <= 0 || size > (1 << 29) || (write && r->rdonly))
 			break;
 		return check_rbuf(w, s, pc, regno, r, 0, (int)size);
 	case R_PKT:
@@ -1201,7 +1328,7 @@ static int mem_arg(struct walk *w, struct state *s, uint32_t pc, int regno,
 		return fault(w, s, pc,
 			     "R%d type=%s expected=fp, pkt, pkt_meta, map_key, "
 			     "map_value, mem, ringbuf_mem, buf, trusted_ptr_",
-			     regno, rtype_name[r->t]);
+			     regno, reg_str(r));
 	default:
 		break;
 	}
@@ -1221,7 +1348,7 @@ static int arg_map(struct walk *w, struct state *s, uint32_t pc, int id)
 		if (r->t == R_SCALAR || r->t == R_CTX || r->t == R_PKT ||
 		    r->t == R_STACK)
 			return fault(w, s, pc, "R1 type=%s expected=map_ptr",
-				     rtype_name[r->t]);
+				     reg_str(r));
 		set_unknown(w, pc, "map argument not followed");
 		return -1;
 	}
@@ -1583,7 +1710,7 @@ static int ringbuf_release(struct walk *w, struct state *s, uint32_t pc)
 		return fault(w, s, pc, "R2 !read_ok");
 	if (r->t == R_RBUF_OR_NULL || r->t == R_SCALAR)
 		return fault(w, s, pc, "R1 type=%s expected=ringbuf_mem",
-			     rtype_name[r->t]);
+			     reg_str(r));
 	if (r->t != R_RBUF || r->off || r->lo || r->hi) {
 		set_unknown(w, pc, "a ring buffer record argument");
 		return -1;
@@ -1596,6 +1723,374 @@ static int ringbuf_release(struct walk *w, struct state *s, uint32_t pc)
 	}
 	release_ref(s, r->id);
 	return 0;
+}
+
+/* --- dynptr arguments, kfuncs and helpers -------------------------- */
+
+/*
+ * Dynptrs as process_dynptr_func and check_kfunc_args take them (6.18,
+ * kernel/bpf/verifier.c): 16 bytes on the stack, two slots, made by
+ * bpf_dynptr_from_xdp/_skb/_skb_meta, bpf_dynptr_from_mem or
+ * bpf_dynptr_clone into an uninitialized argument, and read by every
+ * other dynptr function from an initialized one. Ring buffer dynptrs
+ * (referenced: bpf_ringbuf_reserve_dynptr) are not made here, so calls
+ * meeting one stay "cannot tell".
+ */
+
+/* The two slots dynptr argument @regno points at: a stack pointer at a
+ * constant offset aligned to a slot with room for both (dynptr_get_spi
+ * would print other lines). NULL (unknown) for anything else. */
+static struct slot *dyn_slots(struct walk *w, struct state *s, uint32_t pc,
+			      int regno)
+{
+	const struct reg *r = &s->r[regno];
+
+	if (r->t == R_STACK && r->exact && !r->lo && !r->hi && !(r->off % 8) &&
+	    r->off >= -MAX_STACK && r->off <= -16)
+		return slot_at(s, r, r->off);
+	set_unknown(w, pc, "a dynptr argument this check does not follow");
+	return NULL;
+}
+
+/* A ring buffer dynptr at @first: referenced, not followed here. */
+static bool dyn_ringbuf(struct walk *w, uint32_t pc, const struct slot *first)
+{
+	if (first->r.dyn_type != HR_DYNPTR_TYPE_RINGBUF)
+		return false;
+	set_unknown(w, pc, "a ring buffer dynptr");
+	return true;
+}
+
+/* An initialized dynptr argument @regno, the kernel's arg #@argno
+ * (is_dynptr_reg_valid_init: a first slot, and both slots a dynptr's).
+ * *first gets its first slot; 0, or -1 when the path ends. */
+static int dyn_arg_init(struct walk *w, struct state *s, uint32_t pc, int regno,
+			int argno, struct slot **first)
+{
+	struct slot *sl = dyn_slots(w, s, pc, regno);
+
+	if (!sl)
+		return -1;
+	if (sl[0].r.t != R_DYNPTR || sl[0].r.off || sl[1].r.t != R_DYNPTR ||
+	    sl[1].r.off != 8)
+		return fault(w, s, pc,
+			     "Expected an initialized dynptr as arg #%d",
+			     argno);
+	if (dyn_ringbuf(w, pc, sl))
+		return -1;
+	*first = sl;
+	return 0;
+}
+
+/* An uninitialized dynptr argument @regno made a dynptr of @type: the
+ * kernel writes its 16 bytes first (check_mem_access, destroying any
+ * unreferenced dynptr there with its slices: is_dynptr_reg_valid_uninit
+ * lets one be made again over another), then marks both slots
+ * (mark_stack_slots_dynptr) with a new id. */
+static int dyn_make(struct walk *w, struct state *s, uint32_t pc, int regno,
+		    uint8_t type)
+{
+	struct slot *sl = dyn_slots(w, s, pc, regno);
+	uint32_t id;
+	int i;
+
+	if (!sl)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		if (sl[i].r.t != R_DYNPTR)
+			continue;
+		if (dyn_ringbuf(w, pc, dyn_first(&sl[i])))
+			return -1;
+		dyn_destroy(s, &sl[i]);
+	}
+	stack_used(w, s, &s->r[regno], s->r[regno].off);
+	id = ++w->next_id;
+	for (i = 0; i < 2; i++)
+		sl[i] = (struct slot){ .r = { .t = R_DYNPTR,
+					      .exact = true,
+					      .off = i * 8,
+					      .id = id,
+					      .dyn_type = type } };
+	return 0;
+}
+
+/* Registers a call reads, not initialized: "R%d !read_ok" for helpers
+ * (check_reg_arg); kfuncs this check leaves unknown. */
+static int args_set(struct walk *w, struct state *s, uint32_t pc, int n,
+		    bool helper)
+{
+	int i;
+
+	for (i = 1; i <= n; i++) {
+		if (s->r[i].t != R_NONE)
+			continue;
+		if (helper)
+			return fault(w, s, pc, "R%d !read_ok", i);
+		set_unknown(w, pc, "a kfunc argument not initialized");
+		return -1;
+	}
+	return 0;
+}
+
+/* Scalar arguments @from..@to of a kfunc (btf_type_is_scalar): anything
+ * else is left unknown. */
+static int kf_scalars(struct walk *w, struct state *s, uint32_t pc, int from,
+		      int to)
+{
+	for (; from <= to; from++)
+		if (s->r[from].t != R_SCALAR) {
+			set_unknown(w, pc, "a kfunc's scalar argument R%d",
+				    from);
+			return -1;
+		}
+	return 0;
+}
+
+/* A maybe-NULL slice of @size bytes of dynptr @d (its dynptr_id), with
+ * the dynptr type flag @type the kernel gives it, and an id of its own
+ * for the NULL test. */
+static struct reg slice_reg(struct walk *w, const struct slot *d, uint32_t size,
+			    uint8_t type)
+{
+	return (struct reg){ .t = R_MEM_OR_NULL,
+			     .exact = true,
+			     .id = ++w->next_id,
+			     .vsize = size,
+			     .dyn_id = d->r.id,
+			     .dyn_type = type };
+}
+
+/* bpf_dynptr_slice/_slice_rdwr(p, offset, buffer__opt, buffer__szk): the
+ * buffer (NULL, or stack memory of the size: KF_ARG_PTR_TO_MEM_SIZE), a
+ * size the verifier knows as a constant (__szk), and R0 a maybe-NULL
+ * PTR_TO_MEM of that size, read-only for bpf_dynptr_slice, tied to the
+ * dynptr (dynptr_id) and, for a packet's, to the packet. */
+static int dyn_slice(struct walk *w, struct state *s, uint32_t pc,
+		     const struct slot *d, bool rdwr, struct reg *r0)
+{
+	const struct reg *buf = &s->r[3], *n = &s->r[4];
+
+	if (kf_scalars(w, s, pc, 2, 2))
+		return -1;
+	if (n->t != R_SCALAR || !n->exact || n->hi >= (1u << 29) || !n->hi) {
+		set_unknown(w, pc, "a slice size this check does not bound");
+		return -1;
+	}
+	if (!(is_const(buf) && !buf->lo)) {
+		if (buf->t != R_STACK) {
+			set_unknown(w, pc,
+				    "a slice buffer this check does "
+				    "not follow");
+			return -1;
+		}
+		if (mem_arg(w, s, pc, 3, (int64_t)n->hi, true))
+			return -1;
+	}
+	if (n->lo != n->hi)
+		return fault(w, s, pc, "R4 must be a known constant");
+	*r0 = slice_reg(w, d, (uint32_t)n->lo, d->r.dyn_type);
+	r0->rdonly = !rdwr;
+	return 0;
+}
+
+/* The dynptr kfuncs XDP and tc programs may call (offer_kfuncs.c); 1
+ * when @k is none of them. */
+static int dyn_kfunc(struct walk *w, struct state *s, uint32_t pc,
+		     const struct hr_kfunc *k, struct reg *r0)
+{
+	struct slot *d;
+	uint8_t type;
+
+	if (k == &hr_kfunc_dynptr_from_xdp || k == &hr_kfunc_dynptr_from_skb ||
+	    k == &hr_kfunc_dynptr_from_skb_meta) {
+		type = k == &hr_kfunc_dynptr_from_xdp ? HR_DYNPTR_TYPE_XDP :
+		       k == &hr_kfunc_dynptr_from_skb ? HR_DYNPTR_TYPE_SKB :
+							HR_DYNPTR_TYPE_SKB_META;
+		if (args_set(w, s, pc, 3, false))
+			return -1;
+		if ((type == HR_DYNPTR_TYPE_XDP ? !w->xdp : !w->tc) ||
+		    s->r[1].t != R_CTX || s->r[1].off) {
+			set_unknown(w, pc, "%s arguments", k->name);
+			return -1;
+		}
+		if (kf_scalars(w, s, pc, 2, 2) || dyn_make(w, s, pc, 3, type))
+			return -1;
+	} else if (k == &hr_kfunc_dynptr_slice ||
+		   k == &hr_kfunc_dynptr_slice_rdwr) {
+		if (args_set(w, s, pc, 4, false) ||
+		    dyn_arg_init(w, s, pc, 1, 0, &d) ||
+		    dyn_slice(w, s, pc, d, k == &hr_kfunc_dynptr_slice_rdwr,
+			      r0))
+			return -1;
+		return 0;
+	} else if (k == &hr_kfunc_dynptr_size ||
+		   k == &hr_kfunc_dynptr_is_null ||
+		   k == &hr_kfunc_dynptr_is_rdonly) {
+		if (args_set(w, s, pc, 1, false) ||
+		    dyn_arg_init(w, s, pc, 1, 0, &d))
+			return -1;
+	} else if (k == &hr_kfunc_dynptr_adjust) {
+		if (args_set(w, s, pc, 3, false) ||
+		    dyn_arg_init(w, s, pc, 1, 0, &d) ||
+		    kf_scalars(w, s, pc, 2, 3))
+			return -1;
+	} else if (k == &hr_kfunc_dynptr_copy || k == &hr_kfunc_dynptr_memset) {
+		/* copy(dst, dst_off, src, src_off, size), memset(p, off,
+		 * size, val). Whether 6.18 counts a write through an skb's
+		 * dynptr here as changing the packet is not modelled:
+		 * packet pointers and slices are no longer followed. */
+		bool copy = k == &hr_kfunc_dynptr_copy;
+		struct slot *src;
+
+		if (args_set(w, s, pc, copy ? 5 : 4, false) ||
+		    dyn_arg_init(w, s, pc, 1, 0, &d) ||
+		    kf_scalars(w, s, pc, 2, 2) ||
+		    (copy && dyn_arg_init(w, s, pc, 3, 2, &src)) ||
+		    kf_scalars(w, s, pc, copy ? 4 : 3, copy ? 5 : 4))
+			return -1;
+		if (d->r.dyn_type == HR_DYNPTR_TYPE_SKB ||
+		    d->r.dyn_type == HR_DYNPTR_TYPE_SKB_META)
+			forget_pkt(s);
+	} else if (k == &hr_kfunc_dynptr_clone) {
+		/* The clone has its parent's type (check_kfunc_args). */
+		if (args_set(w, s, pc, 2, false) ||
+		    dyn_arg_init(w, s, pc, 1, 0, &d) ||
+		    dyn_make(w, s, pc, 2, d->r.dyn_type))
+			return -1;
+	} else {
+		return 1;
+	}
+	*r0 = scalar(0, UINT64_MAX, true);
+	return 0;
+}
+
+/* A size argument ARG_CONST_SIZE_OR_ZERO of a dynptr helper: its largest
+ * value, or -1 (the path ends). A range the kernel may know more tightly
+ * (not exact) still bounds its own from above. */
+static int64_t dyn_size0(struct walk *w, struct state *s, uint32_t pc,
+			 int regno)
+{
+	const struct reg *r = &s->r[regno];
+
+	if (r->t != R_SCALAR || r->hi >= (1u << 29)) {
+		set_unknown(w, pc,
+			    "a size argument this check does not bound "
+			    "exactly");
+		return -1;
+	}
+	return (int64_t)r->hi;
+}
+
+/* A memory argument @regno of @size bytes of a dynptr helper (none when
+ * the size may be only 0), @size the size argument @sregno's largest
+ * value. When the kernel may know that size more tightly, a refusal for
+ * this one is only "cannot tell". */
+static int dyn_mem(struct walk *w, struct state *s, uint32_t pc, int regno,
+		   int sregno, int64_t size, bool write)
+{
+	const struct reg *r = &s->r[regno];
+	bool soft = s->soft;
+	int err;
+
+	if (!size) {
+		if (is_const(r) && !r->lo)
+			return 0;
+		set_unknown(w, pc, "a zero-sized buffer");
+		return -1;
+	}
+	if (r->t != R_STACK && r->t != R_VAL && r->t != R_MEM &&
+	    r->t != R_RBUF) {
+		set_unknown(w, pc,
+			    "a dynptr helper's buffer this check does "
+			    "not follow");
+		return -1;
+	}
+	if (write && r->t == R_VAL && r->rdonly) {
+		set_unknown(w, pc, "a helper writing into a read-only map");
+		return -1;
+	}
+	if (!s->r[sregno].exact)
+		s->soft = true;
+	err = mem_arg(w, s, pc, regno, size, write);
+	s->soft = soft;
+	return err;
+}
+
+/* bpf_dynptr_from_mem, _read, _write and _data as check_func_arg takes
+ * their protos (kernel/bpf/helpers.c) and check_helper_call then. */
+static int dyn_helper(struct walk *w, struct state *s, uint32_t pc, int id,
+		      struct reg *r0)
+{
+	struct slot *d;
+	int64_t n;
+
+	*r0 = scalar(0, UINT64_MAX, true);
+	switch (id) {
+	case BPF_FUNC_dynptr_from_mem:
+		/* (data, size, flags, ptr): ARG_PTR_TO_UNINIT_MEM and its
+		 * size, anything, an uninitialized local dynptr; then the
+		 * data must be a map value. */
+		if (args_set(w, s, pc, 4, true))
+			return -1;
+		n = dyn_size0(w, s, pc, 2);
+		if (n < 0 || dyn_mem(w, s, pc, 1, 2, n, true) ||
+		    dyn_make(w, s, pc, 4, HR_DYNPTR_TYPE_LOCAL))
+			return -1;
+		if (s->r[1].t != R_VAL)
+			return fault(w, s, pc,
+				     "Unsupported reg type %s for "
+				     "bpf_dynptr_from_mem data",
+				     reg_str(&s->r[1]));
+		return 0;
+	case BPF_FUNC_dynptr_read:
+		/* (dst, len, src, offset, flags) */
+		if (args_set(w, s, pc, 5, true))
+			return -1;
+		n = dyn_size0(w, s, pc, 2);
+		if (n < 0 || dyn_mem(w, s, pc, 1, 2, n, true) ||
+		    dyn_arg_init(w, s, pc, 3, 2, &d))
+			return -1;
+		return 0;
+	case BPF_FUNC_dynptr_write:
+		/* (dst, offset, src, len, flags); a write through an skb's
+		 * dynptr changes the packet's data (changes_data): packet
+		 * pointers and slices are forgotten. */
+		if (args_set(w, s, pc, 5, true) ||
+		    dyn_arg_init(w, s, pc, 1, 0, &d))
+			return -1;
+		n = dyn_size0(w, s, pc, 4);
+		if (n < 0 || dyn_mem(w, s, pc, 3, 4, n, false))
+			return -1;
+		if (d->r.dyn_type == HR_DYNPTR_TYPE_SKB)
+			clear_pkt(s);
+		else if (d->r.dyn_type == HR_DYNPTR_TYPE_SKB_META)
+			forget_pkt(s);
+		return 0;
+	case BPF_FUNC_dynptr_data: {
+		/* (ptr, offset, len): len ARG_CONST_ALLOC_SIZE_OR_ZERO, and
+		 * R0 maybe-NULL memory of len bytes tied to the dynptr
+		 * (no packet type flag: RET_PTR_TO_DYNPTR_MEM_OR_NULL). */
+		const struct reg *len = &s->r[3];
+
+		if (args_set(w, s, pc, 3, true) ||
+		    dyn_arg_init(w, s, pc, 1, 0, &d))
+			return -1;
+		if (len->t != R_SCALAR || !len->exact ||
+		    len->hi >= (1u << 29)) {
+			set_unknown(w, pc,
+				    "a size argument this check does "
+				    "not bound exactly");
+			return -1;
+		}
+		if (len->lo != len->hi)
+			return fault(w, s, pc, "R3 is not a known constant'");
+		*r0 = slice_reg(w, d, (uint32_t)len->lo, 0);
+		return 0;
+	}
+	}
+	set_unknown(w, pc, "helper %s#%d is not modelled here", helper_name(id),
+		    id);
+	return -1;
 }
 
 /* bpf_spin_lock/_unlock's argument as process_spin_lock takes it: a map
@@ -1692,6 +2187,11 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 
 			if (ret <= 0)
 				return ret;
+			ret = dyn_kfunc(w, s, pc, k, &r0);
+			if (ret < 0)
+				return ret;
+			if (!ret)
+				goto done;
 		}
 		if (!is_hint_kfunc(fn)) {
 			set_unknown(w, pc,
@@ -1948,6 +2448,13 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 			return -1;
 		r0 = (struct reg){ .t = R_NONE };
 		break;
+	case BPF_FUNC_dynptr_from_mem:
+	case BPF_FUNC_dynptr_read:
+	case BPF_FUNC_dynptr_write:
+	case BPF_FUNC_dynptr_data:
+		if (dyn_helper(w, s, pc, id, &r0))
+			return -1;
+		break;
 	case BPF_FUNC_ringbuf_reserve:
 		if (ringbuf_reserve(w, s, pc, &r0))
 			return -1;
@@ -1989,7 +2496,7 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 					     "R1 type=%s expected=sock_common, "
 					     "sock, tcp_sock, xdp_sock, ptr_, "
 					     "trusted_ptr_",
-					     rtype_name[r->t]);
+					     reg_str(r));
 			set_unknown(w, pc, "sk_release argument");
 			return -1;
 		}
@@ -2189,7 +2696,7 @@ static uint64_t reg_hash(uint64_t h, const struct reg *r)
 			   (uint64_t)r->lossy << 10 |
 			   (uint64_t)r->rdonly << 11);
 	h = mix(h, (uint32_t)r->off | (uint64_t)(uint32_t)r->range << 32);
-	h = mix(h, r->frameno);
+	h = mix(h, r->frameno | (uint64_t)r->dyn_type << 8);
 	/* Scalar copy ids are fresh each time round: left out. */
 	h = mix(h, r->t == R_SCALAR ? 0 : r->id);
 	h = mix(h, r->lo);
@@ -2296,7 +2803,9 @@ static bool reg_same(const struct reg *a, const struct reg *b,
 	       a->off == b->off && a->range == b->range && a->lo == b->lo &&
 	       a->hi == b->hi && a->map == b->map && a->vsize == b->vsize &&
 	       a->rdonly == b->rdonly && a->frameno == b->frameno &&
-	       canon_id(ma, a->id) == canon_id(mb, b->id);
+	       a->dyn_type == b->dyn_type &&
+	       canon_id(ma, a->id) == canon_id(mb, b->id) &&
+	       canon_id(ma, a->dyn_id) == canon_id(mb, b->dyn_id);
 }
 
 static bool frame_same(const struct reg *ar, const struct slot *as,
@@ -2944,6 +3453,14 @@ static int walk_path(struct walk *w, struct state *s)
 				    atomic_followed(s, in, size) &&
 				    (s->r[breg].t == R_STACK ||
 				     s->r[breg].t == R_VAL)) {
+					if (s->r[breg].t == R_STACK &&
+					    stack_dynptr_at(s, &s->r[breg],
+							    in->off)) {
+						set_unknown(w, pc,
+							    "an atomic on a "
+							    "dynptr's bytes");
+						goto end;
+					}
 					if (mem_access(w, s, pc, breg, in->off,
 						       size, true, NULL, &v))
 						goto end;
@@ -3387,6 +3904,12 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 			    "a walk this long may exceed the kernel's "
 			    "instruction budget (its pruning differs)");
 	free_seen(&w);
+	/* A path the kernel walks before the refused one was left unknown:
+	 * the kernel may stop there, with another error line. */
+	if (w.rejected && w.after_unknown) {
+		w.rejected = false;
+		memset(res->reason, 0, sizeof(res->reason));
+	}
 	if (!w.rejected && w.unknown) {
 		res->verdict = HR_CHECK_UNKNOWN;
 		snprintf(res->reason, sizeof(res->reason),
