@@ -432,6 +432,12 @@ static void forget_pkt(struct state *s)
 
 /* --- dynptrs on the stack ------------------------------------------ */
 
+/*
+ * A dynptr's two slots hold R_DYNPTR with its id; a ring buffer one
+ * (bpf_ringbuf_reserve_dynptr) also the reference it holds, in dyn_id
+ * (the kernel's ref_obj_id on both slots).
+ */
+
 /* The first slot of the dynptr @sl is part of (R_DYNPTR slots only). */
 static struct slot *dyn_first(struct slot *sl)
 {
@@ -483,6 +489,17 @@ static bool id_shared(struct state *s, int self, uint32_t id)
 		if (r != &s->r[self] && r->t == R_SCALAR && r->id == id)
 			return true;
 	return false;
+}
+
+/* A store into dynptr slot @sl: refused for a referenced (ring buffer)
+ * dynptr, else the dynptr destroyed. 0, or -1 when the path ends. */
+static int dyn_overwrite(struct walk *w, struct state *s, uint32_t pc,
+			 struct slot *sl)
+{
+	if (dyn_first(sl)->r.dyn_type == HR_DYNPTR_TYPE_RINGBUF)
+		return fault(w, s, pc, "cannot overwrite referenced dynptr");
+	dyn_destroy(s, sl);
+	return 0;
 }
 
 /* --- memory accesses ----------------------------------------------- */
@@ -706,8 +723,8 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 				    "caller's frame");
 			return -1;
 		}
-		if (write && sl->r.t == R_DYNPTR)
-			dyn_destroy(s, sl);
+		if (write && sl->r.t == R_DYNPTR && dyn_overwrite(w, s, pc, sl))
+			return -1;
 		if (write) {
 			if (size == 8 && val) {
 				sl->spill = true;
@@ -1752,15 +1769,6 @@ static struct slot *dyn_slots(struct walk *w, struct state *s, uint32_t pc,
 	return NULL;
 }
 
-/* A ring buffer dynptr at @first: referenced, not followed here. */
-static bool dyn_ringbuf(struct walk *w, uint32_t pc, const struct slot *first)
-{
-	if (first->r.dyn_type != HR_DYNPTR_TYPE_RINGBUF)
-		return false;
-	set_unknown(w, pc, "a ring buffer dynptr");
-	return true;
-}
-
 /* An initialized dynptr argument @regno, the kernel's arg #@argno
  * (is_dynptr_reg_valid_init: a first slot, and both slots a dynptr's).
  * *first gets its first slot; 0, or -1 when the path ends. */
@@ -1776,8 +1784,6 @@ static int dyn_arg_init(struct walk *w, struct state *s, uint32_t pc, int regno,
 		return fault(w, s, pc,
 			     "Expected an initialized dynptr as arg #%d",
 			     argno);
-	if (dyn_ringbuf(w, pc, sl))
-		return -1;
 	*first = sl;
 	return 0;
 }
@@ -1799,9 +1805,8 @@ static int dyn_make(struct walk *w, struct state *s, uint32_t pc, int regno,
 	for (i = 0; i < 2; i++) {
 		if (sl[i].r.t != R_DYNPTR)
 			continue;
-		if (dyn_ringbuf(w, pc, dyn_first(&sl[i])))
+		if (dyn_overwrite(w, s, pc, &sl[i]))
 			return -1;
-		dyn_destroy(s, &sl[i]);
 	}
 	stack_used(w, s, &s->r[regno], s->r[regno].off);
 	id = ++w->next_id;
@@ -1954,8 +1959,13 @@ static int dyn_kfunc(struct walk *w, struct state *s, uint32_t pc,
 	} else if (k == &hr_kfunc_dynptr_clone) {
 		/* The clone has its parent's type (check_kfunc_args). */
 		if (args_set(w, s, pc, 2, false) ||
-		    dyn_arg_init(w, s, pc, 1, 0, &d) ||
-		    dyn_make(w, s, pc, 2, d->r.dyn_type))
+		    dyn_arg_init(w, s, pc, 1, 0, &d))
+			return -1;
+		if (d->r.dyn_type == HR_DYNPTR_TYPE_RINGBUF) {
+			set_unknown(w, pc, "a clone of a ring buffer dynptr");
+			return -1;
+		}
+		if (dyn_make(w, s, pc, 2, d->r.dyn_type))
 			return -1;
 	} else {
 		return 1;
@@ -2016,6 +2026,50 @@ static int dyn_mem(struct walk *w, struct state *s, uint32_t pc, int regno,
 	return err;
 }
 
+/* bpf_ringbuf_submit_dynptr/_discard_dynptr's dynptr (OBJ_RELEASE): one
+ * holding a reference ("arg 1 is an unacquired reference": check_func_arg
+ * looks at the slot's ref_obj_id first), then an initialized ring buffer
+ * dynptr; released as unmark_stack_slots_dynptr and release_reference
+ * do: its slots no longer a dynptr, bpf_dynptr_data's slices of it
+ * (which carry the reference) unknown numbers. Kfunc slices of it carry
+ * none; whether they stay valid is not modelled (R_OTHER). */
+static int dyn_release(struct walk *w, struct state *s, uint32_t pc)
+{
+	struct slot *sl = dyn_slots(w, s, pc, 1), *d;
+	unsigned int it = 0;
+	uint32_t ref, id;
+	struct reg *r;
+	int k;
+
+	if (!sl)
+		return -1;
+	if (sl[0].spill) {
+		set_unknown(w, pc, "a spilled register released as a dynptr");
+		return -1;
+	}
+	if (sl[0].r.t != R_DYNPTR ||
+	    dyn_first(&sl[0])->r.dyn_type != HR_DYNPTR_TYPE_RINGBUF)
+		return fault(w, s, pc, "arg 1 is an unacquired reference");
+	if (dyn_arg_init(w, s, pc, 1, 0, &d))
+		return -1;
+	ref = d->r.dyn_id;
+	id = d->r.id;
+	for (k = 0; k < s->nrefs && s->refs[k] != ref; k++)
+		;
+	if (k == s->nrefs) {
+		set_unknown(w, pc, "a dynptr whose reference is not held");
+		return -1;
+	}
+	drop_ref(s, ref);
+	while ((r = each_reg(s, &it)))
+		if ((r->t == R_MEM || r->t == R_MEM_OR_NULL) && r->dyn_id == id)
+			*r = r->dyn_type ? (struct reg){ .t = R_OTHER } :
+					   scalar(0, UINT64_MAX, true);
+	d[0] = (struct slot){ .r = scalar(0, UINT64_MAX, false) };
+	d[1] = (struct slot){ .r = scalar(0, UINT64_MAX, false) };
+	return 0;
+}
+
 /* bpf_dynptr_from_mem, _read, _write and _data as check_func_arg takes
  * their protos (kernel/bpf/helpers.c) and check_helper_call then. */
 static int dyn_helper(struct walk *w, struct state *s, uint32_t pc, int id,
@@ -2066,6 +2120,35 @@ static int dyn_helper(struct walk *w, struct state *s, uint32_t pc, int id,
 		else if (d->r.dyn_type == HR_DYNPTR_TYPE_SKB_META)
 			forget_pkt(s);
 		return 0;
+	case BPF_FUNC_ringbuf_reserve_dynptr:
+		/* (map, size, flags, ptr): a ring buffer dynptr made even
+		 * when the reserve fails, holding a reference from then on
+		 * (mark_stack_slots_dynptr: its id first, then the
+		 * reference's). */
+		if (args_set(w, s, pc, 4, true))
+			return -1;
+		if (s->r[1].t != R_MAP_PTR ||
+		    s->r[1].map->attr.type != BPF_MAP_TYPE_RINGBUF) {
+			set_unknown(w, pc,
+				    "bpf_ringbuf_reserve_dynptr "
+				    "arguments");
+			return -1;
+		}
+		if (s->nrefs == MAX_REFS) {
+			set_unknown(w, pc, "too many references");
+			return -1;
+		}
+		if (dyn_make(w, s, pc, 4, HR_DYNPTR_TYPE_RINGBUF))
+			return -1;
+		d = slot_at(s, &s->r[4], s->r[4].off);
+		d[0].r.dyn_id = d[1].r.dyn_id = ++w->next_id;
+		s->refs[s->nrefs] = d[0].r.dyn_id;
+		s->ref_insn[s->nrefs++] = pc;
+		return 0;
+	case BPF_FUNC_ringbuf_submit_dynptr:
+	case BPF_FUNC_ringbuf_discard_dynptr:
+		*r0 = (struct reg){ .t = R_NONE };
+		return args_set(w, s, pc, 2, true) ?: dyn_release(w, s, pc);
 	case BPF_FUNC_dynptr_data: {
 		/* (ptr, offset, len): len ARG_CONST_ALLOC_SIZE_OR_ZERO, and
 		 * R0 maybe-NULL memory of len bytes tied to the dynptr
@@ -2452,6 +2535,9 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 	case BPF_FUNC_dynptr_read:
 	case BPF_FUNC_dynptr_write:
 	case BPF_FUNC_dynptr_data:
+	case BPF_FUNC_ringbuf_reserve_dynptr:
+	case BPF_FUNC_ringbuf_submit_dynptr:
+	case BPF_FUNC_ringbuf_discard_dynptr:
 		if (dyn_helper(w, s, pc, id, &r0))
 			return -1;
 		break;
