@@ -1882,7 +1882,10 @@ static int dyn_slice(struct walk *w, struct state *s, uint32_t pc,
 		return -1;
 	}
 	if (!(is_const(buf) && !buf->lo)) {
-		if (buf->t != R_STACK) {
+		/* Out of the stack, the kernel's last line would be its
+		 * "memory, len pair" one: not worded here. */
+		if (buf->t != R_STACK || buf->off < -MAX_STACK ||
+		    (int64_t)buf->off + (int64_t)n->hi > 0) {
 			set_unknown(w, pc,
 				    "a slice buffer this check does "
 				    "not follow");
@@ -1991,8 +1994,8 @@ static int64_t dyn_size0(struct walk *w, struct state *s, uint32_t pc,
 	return (int64_t)r->hi;
 }
 
-/* A memory argument @regno of @size bytes of a dynptr helper (none when
- * the size may be only 0), @size the size argument @sregno's largest
+/* A memory argument @regno of @size bytes of a dynptr helper (none of
+ * these takes NULL; a size that may be only 0 is not followed), @size the size argument @sregno's largest
  * value. When the kernel may know that size more tightly, a refusal for
  * this one is only "cannot tell". */
 static int dyn_mem(struct walk *w, struct state *s, uint32_t pc, int regno,
@@ -2003,8 +2006,6 @@ static int dyn_mem(struct walk *w, struct state *s, uint32_t pc, int regno,
 	int err;
 
 	if (!size) {
-		if (is_const(r) && !r->lo)
-			return 0;
 		set_unknown(w, pc, "a zero-sized buffer");
 		return -1;
 	}
