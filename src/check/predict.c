@@ -384,21 +384,20 @@ static struct slot *slot_at(struct state *s, const struct reg *fp, int off)
 	return &frame_slots(s, fp->frameno)[(MAX_STACK + off) / 8];
 }
 
-/* Whether @r is a slice of a packet's dynptr (reg_is_dynptr_slice_pkt). */
+/* Whether dynptr type @type is an skb's, its data or its metadata: a
+ * write through one may move the packet (changes_data). */
+static bool skb_dyn(uint8_t type)
+{
+	return type == HR_DYNPTR_TYPE_SKB || type == HR_DYNPTR_TYPE_SKB_META;
+}
+
+/* Whether @r is a kfunc slice of a packet's dynptr, its metadata's too
+ * (reg_is_dynptr_slice_pkt: 6.18 forgets an skb_meta slice after
+ * bpf_skb_pull_data). */
 static bool pkt_slice(const struct reg *r)
 {
 	return (r->t == R_MEM || r->t == R_MEM_OR_NULL) &&
-	       (r->dyn_type == HR_DYNPTR_TYPE_SKB ||
-		r->dyn_type == HR_DYNPTR_TYPE_XDP);
-}
-
-/* A slice of an skb_meta dynptr: whether 6.18's reg_is_dynptr_slice_pkt
- * counts these too this check does not know, so a call changing the
- * packet leaves them "not followed" (R_OTHER) rather than either way. */
-static bool meta_slice(const struct reg *r)
-{
-	return (r->t == R_MEM || r->t == R_MEM_OR_NULL) &&
-	       r->dyn_type == HR_DYNPTR_TYPE_SKB_META;
+	       (skb_dyn(r->dyn_type) || r->dyn_type == HR_DYNPTR_TYPE_XDP);
 }
 
 /* Every packet pointer and packet slice (registers and spills)
@@ -413,8 +412,6 @@ static void clear_pkt(struct state *s)
 		if (r->t == R_PKT || r->t == R_PKT_END || r->t == R_META ||
 		    pkt_slice(r))
 			*r = scalar(0, UINT64_MAX, true);
-		else if (meta_slice(r))
-			*r = (struct reg){ .t = R_OTHER };
 }
 
 /* Packet pointers and slices after a call that may or may not change the
@@ -426,7 +423,7 @@ static void forget_pkt(struct state *s)
 
 	while ((r = each_reg(s, &it)))
 		if (r->t == R_PKT || r->t == R_PKT_END || r->t == R_META ||
-		    pkt_slice(r) || meta_slice(r))
+		    pkt_slice(r))
 			*r = (struct reg){ .t = R_OTHER };
 }
 
@@ -743,10 +740,12 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 			*out = sl->r;
 			return 0;
 		}
-		if (sl->r.t == R_DYNPTR) {
-			set_unknown(w, pc, "a load of a dynptr's stack bytes");
-			return -1;
-		}
+		/* check_stack_read_fixed_off: STACK_DYNPTR bytes are
+		 * neither data nor a spill; the first one refuses. */
+		if (sl->r.t == R_DYNPTR)
+			return fault(w, s, pc,
+				     "invalid read from stack off %d+0 size %d",
+				     a, size);
 		/* check_stack_read_fixed_off: a spilled pointer is read
 		 * back whole or not at all. */
 		if (sl->spill && sl->r.t != R_SCALAR && sl->r.t != R_OTHER)
@@ -1944,9 +1943,11 @@ static int dyn_kfunc(struct walk *w, struct state *s, uint32_t pc,
 			return -1;
 	} else if (k == &hr_kfunc_dynptr_copy || k == &hr_kfunc_dynptr_memset) {
 		/* copy(dst, dst_off, src, src_off, size), memset(p, off,
-		 * size, val). Whether 6.18 counts a write through an skb's
-		 * dynptr here as changing the packet is not modelled:
-		 * packet pointers and slices are no longer followed. */
+		 * size, val). A write into an skb's dynptr changes the
+		 * packet here too (the live 6.18 forgets packet pointers
+		 * and slices after one, not after a copy out of an skb);
+		 * out of skb metadata into another, not settled: those are
+		 * no longer followed. */
 		bool copy = k == &hr_kfunc_dynptr_copy;
 		struct slot *src;
 
@@ -1956,8 +1957,9 @@ static int dyn_kfunc(struct walk *w, struct state *s, uint32_t pc,
 		    (copy && dyn_arg_init(w, s, pc, 3, 2, &src)) ||
 		    kf_scalars(w, s, pc, copy ? 4 : 3, copy ? 5 : 4))
 			return -1;
-		if (d->r.dyn_type == HR_DYNPTR_TYPE_SKB ||
-		    d->r.dyn_type == HR_DYNPTR_TYPE_SKB_META)
+		if (skb_dyn(d->r.dyn_type))
+			clear_pkt(s);
+		else if (copy && src->r.dyn_type == HR_DYNPTR_TYPE_SKB_META)
 			forget_pkt(s);
 	} else if (k == &hr_kfunc_dynptr_clone) {
 		/* The clone has its parent's type (check_kfunc_args). */
@@ -2108,18 +2110,16 @@ static int dyn_helper(struct walk *w, struct state *s, uint32_t pc, int id,
 		return 0;
 	case BPF_FUNC_dynptr_write:
 		/* (dst, offset, src, len, flags); a write through an skb's
-		 * dynptr changes the packet's data (changes_data): packet
-		 * pointers and slices are forgotten. */
+		 * dynptr (data or metadata) changes the packet's data
+		 * (changes_data): packet pointers and slices are forgotten. */
 		if (args_set(w, s, pc, 5, true) ||
 		    dyn_arg_init(w, s, pc, 1, 0, &d))
 			return -1;
 		n = dyn_size0(w, s, pc, 4);
 		if (n < 0 || dyn_mem(w, s, pc, 3, 4, n, false))
 			return -1;
-		if (d->r.dyn_type == HR_DYNPTR_TYPE_SKB)
+		if (skb_dyn(d->r.dyn_type))
 			clear_pkt(s);
-		else if (d->r.dyn_type == HR_DYNPTR_TYPE_SKB_META)
-			forget_pkt(s);
 		return 0;
 	case BPF_FUNC_ringbuf_reserve_dynptr:
 		/* (map, size, flags, ptr): a ring buffer dynptr made even
