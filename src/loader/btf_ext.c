@@ -223,7 +223,10 @@ static int check_info(struct hr_loader *ld, const char *what, const uint8_t *p,
  * loads the programs without it (and so without func_info). Only the
  * refusal clang's output meets in practice is looked for: btf_func_check's
  * "Invalid arg#N", a named function whose prototype has a parameter with
- * a type but no name (naked functions written with unnamed ones). */
+ * a type but no name (naked functions written with unnamed ones). Extern
+ * functions (kfuncs: clang names none of their parameters) are left out:
+ * libbpf names their parameters after its dummy .ksyms variable before
+ * loading the BTF. */
 static bool btf_loads(const struct btf *btf)
 {
 	uint32_t id, n = btf__type_cnt(btf);
@@ -234,7 +237,8 @@ static bool btf_loads(const struct btf *btf)
 		const struct btf_param *p;
 		uint16_t i;
 
-		if (!t || !btf_is_func(t))
+		/* A FUNC's vlen is its linkage. */
+		if (!t || !btf_is_func(t) || btf_vlen(t) == BTF_FUNC_EXTERN)
 			continue;
 		proto = btf__type_by_id(btf, t->type);
 		if (!proto || !btf_is_func_proto(proto))
