@@ -1818,14 +1818,15 @@ static int dyn_make(struct walk *w, struct state *s, uint32_t pc, int regno,
 	return 0;
 }
 
-/* Registers a call reads, not initialized: "R%d !read_ok" for helpers
- * (check_reg_arg); kfuncs this check leaves unknown. */
-static int args_set(struct walk *w, struct state *s, uint32_t pc, int n,
-		    bool helper)
+/* Arguments R@from..R@to a call reads, not initialized: "R%d !read_ok"
+ * for helpers (check_reg_arg, argument by argument, so callers check
+ * them in the kernel's order); kfuncs this check leaves unknown. */
+static int args_set(struct walk *w, struct state *s, uint32_t pc, int from,
+		    int to, bool helper)
 {
 	int i;
 
-	for (i = 1; i <= n; i++) {
+	for (i = from; i <= to; i++) {
 		if (s->r[i].t != R_NONE)
 			continue;
 		if (helper)
@@ -1913,7 +1914,7 @@ static int dyn_kfunc(struct walk *w, struct state *s, uint32_t pc,
 		type = k == &hr_kfunc_dynptr_from_xdp ? HR_DYNPTR_TYPE_XDP :
 		       k == &hr_kfunc_dynptr_from_skb ? HR_DYNPTR_TYPE_SKB :
 							HR_DYNPTR_TYPE_SKB_META;
-		if (args_set(w, s, pc, 3, false))
+		if (args_set(w, s, pc, 1, 3, false))
 			return -1;
 		if ((type == HR_DYNPTR_TYPE_XDP ? !w->xdp : !w->tc) ||
 		    s->r[1].t != R_CTX || s->r[1].off) {
@@ -1924,7 +1925,7 @@ static int dyn_kfunc(struct walk *w, struct state *s, uint32_t pc,
 			return -1;
 	} else if (k == &hr_kfunc_dynptr_slice ||
 		   k == &hr_kfunc_dynptr_slice_rdwr) {
-		if (args_set(w, s, pc, 4, false) ||
+		if (args_set(w, s, pc, 1, 4, false) ||
 		    dyn_arg_init(w, s, pc, 1, 0, &d) ||
 		    dyn_slice(w, s, pc, d, k == &hr_kfunc_dynptr_slice_rdwr,
 			      r0))
@@ -1933,11 +1934,11 @@ static int dyn_kfunc(struct walk *w, struct state *s, uint32_t pc,
 	} else if (k == &hr_kfunc_dynptr_size ||
 		   k == &hr_kfunc_dynptr_is_null ||
 		   k == &hr_kfunc_dynptr_is_rdonly) {
-		if (args_set(w, s, pc, 1, false) ||
+		if (args_set(w, s, pc, 1, 1, false) ||
 		    dyn_arg_init(w, s, pc, 1, 0, &d))
 			return -1;
 	} else if (k == &hr_kfunc_dynptr_adjust) {
-		if (args_set(w, s, pc, 3, false) ||
+		if (args_set(w, s, pc, 1, 3, false) ||
 		    dyn_arg_init(w, s, pc, 1, 0, &d) ||
 		    kf_scalars(w, s, pc, 2, 3))
 			return -1;
@@ -1951,7 +1952,7 @@ static int dyn_kfunc(struct walk *w, struct state *s, uint32_t pc,
 		bool copy = k == &hr_kfunc_dynptr_copy;
 		struct slot *src;
 
-		if (args_set(w, s, pc, copy ? 5 : 4, false) ||
+		if (args_set(w, s, pc, 1, copy ? 5 : 4, false) ||
 		    dyn_arg_init(w, s, pc, 1, 0, &d) ||
 		    kf_scalars(w, s, pc, 2, 2) ||
 		    (copy && dyn_arg_init(w, s, pc, 3, 2, &src)) ||
@@ -1963,7 +1964,7 @@ static int dyn_kfunc(struct walk *w, struct state *s, uint32_t pc,
 			forget_pkt(s);
 	} else if (k == &hr_kfunc_dynptr_clone) {
 		/* The clone has its parent's type (check_kfunc_args). */
-		if (args_set(w, s, pc, 2, false) ||
+		if (args_set(w, s, pc, 1, 2, false) ||
 		    dyn_arg_init(w, s, pc, 1, 0, &d))
 			return -1;
 		if (d->r.dyn_type == HR_DYNPTR_TYPE_RINGBUF) {
@@ -2087,10 +2088,11 @@ static int dyn_helper(struct walk *w, struct state *s, uint32_t pc, int id,
 		/* (data, size, flags, ptr): ARG_PTR_TO_UNINIT_MEM and its
 		 * size, anything, an uninitialized local dynptr; then the
 		 * data must be a map value. */
-		if (args_set(w, s, pc, 4, true))
+		if (args_set(w, s, pc, 1, 2, true))
 			return -1;
 		n = dyn_size0(w, s, pc, 2);
 		if (n < 0 || dyn_mem(w, s, pc, 1, 2, n, true) ||
+		    args_set(w, s, pc, 3, 4, true) ||
 		    dyn_make(w, s, pc, 4, HR_DYNPTR_TYPE_LOCAL))
 			return -1;
 		if (s->r[1].t != R_VAL)
@@ -2101,22 +2103,25 @@ static int dyn_helper(struct walk *w, struct state *s, uint32_t pc, int id,
 		return 0;
 	case BPF_FUNC_dynptr_read:
 		/* (dst, len, src, offset, flags) */
-		if (args_set(w, s, pc, 5, true))
+		if (args_set(w, s, pc, 1, 2, true))
 			return -1;
 		n = dyn_size0(w, s, pc, 2);
 		if (n < 0 || dyn_mem(w, s, pc, 1, 2, n, true) ||
+		    args_set(w, s, pc, 3, 3, true) ||
 		    dyn_arg_init(w, s, pc, 3, 2, &d))
 			return -1;
-		return 0;
+		return args_set(w, s, pc, 4, 5, true);
 	case BPF_FUNC_dynptr_write:
 		/* (dst, offset, src, len, flags); a write through an skb's
 		 * dynptr (data or metadata) changes the packet's data
 		 * (changes_data): packet pointers and slices are forgotten. */
-		if (args_set(w, s, pc, 5, true) ||
-		    dyn_arg_init(w, s, pc, 1, 0, &d))
+		if (args_set(w, s, pc, 1, 1, true) ||
+		    dyn_arg_init(w, s, pc, 1, 0, &d) ||
+		    args_set(w, s, pc, 2, 4, true))
 			return -1;
 		n = dyn_size0(w, s, pc, 4);
-		if (n < 0 || dyn_mem(w, s, pc, 3, 4, n, false))
+		if (n < 0 || dyn_mem(w, s, pc, 3, 4, n, false) ||
+		    args_set(w, s, pc, 5, 5, true))
 			return -1;
 		if (skb_dyn(d->r.dyn_type))
 			clear_pkt(s);
@@ -2126,7 +2131,7 @@ static int dyn_helper(struct walk *w, struct state *s, uint32_t pc, int id,
 		 * when the reserve fails, holding a reference from then on
 		 * (mark_stack_slots_dynptr: its id first, then the
 		 * reference's). */
-		if (args_set(w, s, pc, 4, true))
+		if (args_set(w, s, pc, 1, 1, true))
 			return -1;
 		if (s->r[1].t != R_MAP_PTR ||
 		    s->r[1].map->attr.type != BPF_MAP_TYPE_RINGBUF) {
@@ -2135,6 +2140,8 @@ static int dyn_helper(struct walk *w, struct state *s, uint32_t pc, int id,
 				    "arguments");
 			return -1;
 		}
+		if (args_set(w, s, pc, 2, 4, true))
+			return -1;
 		if (s->nrefs == MAX_REFS) {
 			set_unknown(w, pc, "too many references");
 			return -1;
@@ -2149,15 +2156,18 @@ static int dyn_helper(struct walk *w, struct state *s, uint32_t pc, int id,
 	case BPF_FUNC_ringbuf_submit_dynptr:
 	case BPF_FUNC_ringbuf_discard_dynptr:
 		*r0 = (struct reg){ .t = R_NONE };
-		return args_set(w, s, pc, 2, true) ?: dyn_release(w, s, pc);
+		return args_set(w, s, pc, 1, 1, true) ?:
+			       dyn_release(w, s, pc)  ?:
+			       args_set(w, s, pc, 2, 2, true);
 	case BPF_FUNC_dynptr_data: {
 		/* (ptr, offset, len): len ARG_CONST_ALLOC_SIZE_OR_ZERO, and
 		 * R0 maybe-NULL memory of len bytes tied to the dynptr
 		 * (no packet type flag: RET_PTR_TO_DYNPTR_MEM_OR_NULL). */
 		const struct reg *len = &s->r[3];
 
-		if (args_set(w, s, pc, 3, true) ||
-		    dyn_arg_init(w, s, pc, 1, 0, &d))
+		if (args_set(w, s, pc, 1, 1, true) ||
+		    dyn_arg_init(w, s, pc, 1, 0, &d) ||
+		    args_set(w, s, pc, 2, 3, true))
 			return -1;
 		if (len->t != R_SCALAR || !len->exact ||
 		    len->hi >= (1u << 29)) {
