@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+/* Frames on a kernel interface through AF_PACKET: see raw_send.h. */
+#include "raw_send.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <sys/socket.h>
+
+#define RAW_FRAME_MAX 16384
+
+int t_raw_send(int ifindex, t_raw_frame_fn fn, void *arg, unsigned int count)
+{
+	static __thread uint8_t buf[RAW_FRAME_MAX];
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_ifindex = ifindex,
+				   .sll_halen = ETH_ALEN };
+	struct timespec ts = { 0, 200000 };
+	unsigned int i;
+	int s, err = 0;
+
+	if (ifindex <= 0)
+		return -ENODEV;
+	memset(sll.sll_addr, 0xff, ETH_ALEN);
+	/* Protocol 0: this socket receives nothing. */
+	s = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -errno;
+	for (i = 0; i < count && !err; i++) {
+		uint32_t len = fn(arg, i, buf, sizeof(buf));
+
+		if (!len)
+			break;
+		if (sendto(s, buf, len, 0, (struct sockaddr *)&sll,
+			   sizeof(sll)) != (ssize_t)len)
+			err = errno ? -errno : -EIO;
+		/* veth's ring holds 256: let the peer's NAPI keep up. */
+		if (i % 32 == 31)
+			nanosleep(&ts, NULL);
+	}
+	close(s);
+	return err;
+}
