@@ -56,7 +56,6 @@ struct bpf_object *t_kopen(const char *name)
 
 static char probe_log[1 << 14];
 
-
 static int probe_load(const struct btf *vm, const char *slice_fn)
 {
 	int from = btf__find_by_name_kind(vm, "bpf_dynptr_from_xdp",
@@ -162,8 +161,8 @@ static void host_probe(void)
 	}
 	ro = probe_helper(BPF_FUNC_xdp_adjust_head);
 	rw = probe_helper(BPF_FUNC_xdp_adjust_meta);
-	host_rules[1].refused = !ro && rule_matches(&host_rules[1], rw,
-						    probe_log);
+	host_rules[1].refused = !ro &&
+				rule_matches(&host_rules[1], rw, probe_log);
 	for (i = 0; i < N_HOST_RULES; i++) {
 		if (!host_rules[i].refused)
 			continue;
