@@ -3,6 +3,7 @@
 #include "raw_send.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,4 +44,45 @@ int t_raw_send(int ifindex, t_raw_frame_fn fn, void *arg, unsigned int count)
 	}
 	close(s);
 	return err;
+}
+
+int64_t t_raw_flood(int ifindex, const void *pkt, uint32_t len, uint64_t count)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_ifindex = ifindex,
+				   .sll_halen = ETH_ALEN };
+	struct mmsghdr msgs[64];
+	struct iovec iov = { .iov_base = (void *)pkt, .iov_len = len };
+	uint64_t sent = 0;
+	int s, one = 1;
+	unsigned int i;
+
+	if (ifindex <= 0)
+		return -ENODEV;
+	memset(sll.sll_addr, 0xff, ETH_ALEN);
+	s = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -errno;
+	/* Without the qdisc bypass the frames queue in the qdisc too. */
+	setsockopt(s, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
+	memset(msgs, 0, sizeof(msgs));
+	for (i = 0; i < 64; i++) {
+		msgs[i].msg_hdr.msg_name = &sll;
+		msgs[i].msg_hdr.msg_namelen = sizeof(sll);
+		msgs[i].msg_hdr.msg_iov = &iov;
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	while (sent < count) {
+		unsigned int n =
+			count - sent < 64 ? (unsigned int)(count - sent) : 64;
+		int r = sendmmsg(s, msgs, n, 0);
+
+		if (r < 0 && errno != ENOBUFS && errno != EAGAIN &&
+		    errno != EINTR)
+			break;
+		if (r > 0)
+			sent += (uint64_t)r;
+	}
+	close(s);
+	return (int64_t)sent;
 }

@@ -20,4 +20,10 @@ typedef uint32_t (*t_raw_frame_fn)(void *arg, unsigned int i, uint8_t *buf,
  * -errno of the first socket call that failed (nothing more is sent). */
 int t_raw_send(int ifindex, t_raw_frame_fn fn, void *arg, unsigned int count);
 
+/* @count copies of @pkt sent on @ifindex as fast as sendmmsg() goes, 64
+ * a call, past the qdisc (PACKET_QDISC_BYPASS): a load generator where
+ * the kernel's live frames are refused. The frames sent, or -errno when
+ * the socket cannot be had. */
+int64_t t_raw_flood(int ifindex, const void *pkt, uint32_t len, uint64_t count);
+
 #endif /* HR_TESTS_RAW_SEND_H */
