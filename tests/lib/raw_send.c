@@ -13,23 +13,33 @@
 
 #define RAW_FRAME_MAX 16384
 
-int t_raw_send(int ifindex, t_raw_frame_fn fn, void *arg, unsigned int count)
+/* A raw socket that receives nothing (protocol 0) and @sll addressing
+ * broadcast on @ifindex; the socket or -errno. */
+static int raw_socket(int ifindex, struct sockaddr_ll *sll)
 {
-	static __thread uint8_t buf[RAW_FRAME_MAX];
-	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
-				   .sll_ifindex = ifindex,
-				   .sll_halen = ETH_ALEN };
-	struct timespec ts = { 0, 200000 };
-	unsigned int i;
-	int s, err = 0;
+	int s;
 
 	if (ifindex <= 0)
 		return -ENODEV;
-	memset(sll.sll_addr, 0xff, ETH_ALEN);
-	/* Protocol 0: this socket receives nothing. */
+	memset(sll, 0, sizeof(*sll));
+	sll->sll_family = AF_PACKET;
+	sll->sll_ifindex = ifindex;
+	sll->sll_halen = ETH_ALEN;
+	memset(sll->sll_addr, 0xff, ETH_ALEN);
 	s = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	return s < 0 ? -errno : s;
+}
+
+int t_raw_send(int ifindex, t_raw_frame_fn fn, void *arg, unsigned int count)
+{
+	static __thread uint8_t buf[RAW_FRAME_MAX];
+	struct timespec ts = { 0, 200000 };
+	struct sockaddr_ll sll;
+	int s = raw_socket(ifindex, &sll), err = 0;
+	unsigned int i;
+
 	if (s < 0)
-		return -errno;
+		return s;
 	for (i = 0; i < count && !err; i++) {
 		uint32_t len = fn(arg, i, buf, sizeof(buf));
 
@@ -48,21 +58,15 @@ int t_raw_send(int ifindex, t_raw_frame_fn fn, void *arg, unsigned int count)
 
 int64_t t_raw_flood(int ifindex, const void *pkt, uint32_t len, uint64_t count)
 {
-	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
-				   .sll_ifindex = ifindex,
-				   .sll_halen = ETH_ALEN };
-	struct mmsghdr msgs[64];
 	struct iovec iov = { .iov_base = (void *)pkt, .iov_len = len };
+	struct mmsghdr msgs[64];
+	struct sockaddr_ll sll;
+	int s = raw_socket(ifindex, &sll), one = 1;
 	uint64_t sent = 0;
-	int s, one = 1;
 	unsigned int i;
 
-	if (ifindex <= 0)
-		return -ENODEV;
-	memset(sll.sll_addr, 0xff, ETH_ALEN);
-	s = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (s < 0)
-		return -errno;
+		return s;
 	/* Without the qdisc bypass the frames queue in the qdisc too. */
 	setsockopt(s, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
 	memset(msgs, 0, sizeof(msgs));
