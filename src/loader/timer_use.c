@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Where a map value's struct bpf_timer sits, from the object's BTF, and
+ * the loader's refusal of a program calling the timer helpers when no map
+ * can hold a timer: what the kernel's map_check_btf (kernel/bpf/syscall.c)
+ * and check_map_field_pointer (kernel/bpf/verifier.c) leave.
+ *
+ * map_check_btf refuses a bpf_timer in any map but a hash, an LRU hash or
+ * an array (-EOPNOTSUPP); libbpf then creates the map again without BTF,
+ * and the verifier refuses a timer helper on it: "map 'NAME' has to have
+ * BTF in order to use bpf_timer". A value with no bpf_timer at all is
+ * "map 'NAME' has no valid bpf_timer".
+ */
+#include <errno.h>
+
+#include "loader/loader.h"
+#include "loader/map_fields.h"
+#include "maps/map.h"
+#include "maps/map_timer.h"
+#include "progs/prog.h"
+#include "vm/isa.h"
+
+/* The first helpers and last of bpf_timer_* (enum bpf_func_id). */
+#define HR_FUNC_TIMER_INIT 169
+#define HR_FUNC_TIMER_CANCEL 172
+
+void hr_ld_map_timer(struct hr_loader *ld, struct hr_map *map)
+{
+	struct hr_map_fields f;
+
+	hr_map_fields_btf(ld->btf, map->name, &f);
+	if (f.timer_off >= 0 && !f.unsure &&
+	    hr_map_timer_type_ok(map->attr.type))
+		map->timer_off = f.timer_off;
+}
+
+/* The first call of a timer helper in @prog, or -1. */
+static int64_t timer_call(const struct hr_prog *prog)
+{
+	uint32_t i;
+
+	for (i = 0; i < prog->cnt; i++) {
+		const struct hr_insn *in = &prog->insns[i];
+
+		if (in->code == (HR_JMP | HR_CALL) && in->src == 0 &&
+		    in->imm >= HR_FUNC_TIMER_INIT &&
+		    in->imm <= HR_FUNC_TIMER_CANCEL)
+			return i;
+	}
+	return -1;
+}
+
+int hr_ld_check_timer_use(struct hr_loader *ld, const struct hr_prog *prog)
+{
+	const struct hr_object *obj = ld->obj;
+	const struct hr_map *refused = NULL;
+	int64_t at = timer_call(prog);
+	unsigned int i;
+
+	if (at < 0)
+		return 0;
+	for (i = 0; i < obj->nmaps; i++) {
+		struct hr_map_fields f;
+
+		if (obj->maps[i]->timer_off >= 0)
+			return 0;
+		hr_map_fields_btf(ld->btf, obj->maps[i]->name, &f);
+		if (f.timer_off >= 0 && !refused)
+			refused = obj->maps[i];
+	}
+	if (refused)
+		return hr_ld_error(
+			ld, -EINVAL,
+			"section '%s' insn %lld: map '%s' has to have BTF in "
+			"order to use bpf_timer (the kernel: a %s cannot hold a "
+			"bpf_timer, map_check_btf refuses its BTF with "
+			"-EOPNOTSUPP and libbpf creates it without)",
+			prog->sec, (long long)at, refused->name,
+			hr_map_type_name(refused->attr.type));
+	return hr_ld_error(ld, -EINVAL,
+			   "section '%s' insn %lld: no map has a valid "
+			   "bpf_timer: the kernel refuses a timer helper on a "
+			   "map whose value has no struct bpf_timer in its BTF",
+			   prog->sec, (long long)at);
+}
