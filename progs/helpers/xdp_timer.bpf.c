@@ -24,13 +24,16 @@
 #define CLOCK_REALTIME 0
 #define CLOCK_MONOTONIC 1
 #define CLOCK_BOOTTIME 7
+/* Only packets carrying it are cases: the corpus tests' generated
+ * packets must not arm timers whose firing they cannot predict. */
+#define TIMER_MAGIC 0x54494d45
 
 struct tval {
 	struct bpf_timer t;
 	__u64 fired;
 	__u32 id;
-	__u32 cb_key;
-	__s64 cb_ret;
+	__u32 cb_key; /* added to once, from 0 */
+	__s64 cb_ret; /* added to once, from 0 */
 };
 
 struct {
@@ -60,21 +63,23 @@ struct timer_rec {
 	__u32 mode;
 	__u32 map; /* 0 arr, 1 hmap */
 	__u32 key;
-	__u32 pad;
+	__u32 magic; /* TIMER_MAGIC: other packets pass untouched */
 	__u64 arg;
 	__u64 flags;
 	__s64 r[16];
 };
 
+/* Every store a callback makes is atomic: the test reads the values
+ * while callbacks may run (as ThreadSanitizer sees it, in headroom). */
 static void count(struct tval *v, __u32 *key)
 {
 	__u32 id = v->id;
 	__u64 *c = bpf_map_lookup_elem(&counts, &id);
 
+	__sync_fetch_and_add(&v->cb_key, *key);
+	__sync_fetch_and_add(&v->fired, 1);
 	if (c)
 		__sync_fetch_and_add(c, 1);
-	__sync_fetch_and_add(&v->fired, 1);
-	v->cb_key = *key;
 }
 
 static int timer_cb(void *map, __u32 *key, struct tval *v)
@@ -93,7 +98,7 @@ static int rearm_cb(void *map, __u32 *key, struct tval *v)
 static int deadlk_cb(void *map, __u32 *key, struct tval *v)
 {
 	count(v, key);
-	v->cb_ret = bpf_timer_cancel(&v->t);
+	__sync_fetch_and_add(&v->cb_ret, bpf_timer_cancel(&v->t));
 	return 0;
 }
 
@@ -150,15 +155,17 @@ int xdp_timer(struct xdp_md *ctx)
 	struct tval zero = {}, *v;
 	__u32 key;
 
-	if ((void *)(r + 1) > data_end)
-		return XDP_DROP;
+	if ((void *)(r + 1) > data_end || r->magic != TIMER_MAGIC)
+		return XDP_PASS;
 	key = r->key & 15;
 	zero.id = key + 16 * (r->map & 1);
 	if (r->map == 0) {
 		v = bpf_map_lookup_elem(&arr, &key);
 		if (!v)
 			return XDP_ABORTED;
-		v->id = zero.id;
+		/* Set before any of the element's timers can run. */
+		if (r->mode == 0 || r->mode == 3)
+			v->id = zero.id;
 		run_case(r, &arr, v);
 		return XDP_PASS;
 	}
