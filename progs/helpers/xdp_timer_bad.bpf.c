@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * A timer callback calling a helper that needs the context it does not
- * have, for test_timer: the kernel refuses it at load ("R1 type=map_ptr
- * expected=ctx"); headroom's bpf_timer_set_callback stops the run.
+ * Timer uses the kernel refuses at load, for test_timer:
+ *
+ *   xdp_timer_ctx     a callback calling a helper that needs the context
+ *                     it does not have ("R1 type=map_ptr expected=ctx");
+ *                     headroom's bpf_timer_set_callback stops the run
+ *   xdp_timer_percpu  a timer in a per-CPU array, whose BTF map_check_btf
+ *                     refuses (-EOPNOTSUPP); libbpf creates the map again
+ *                     without, and the verifier says "map 'pc_arr' has to
+ *                     have BTF in order to use bpf_timer", as headroom's
+ *                     loader does
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -18,6 +25,13 @@ struct {
 	__type(key, __u32);
 	__type(value, struct tval);
 } ctx_arr SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tval);
+} pc_arr SEC(".maps");
 
 static int ctx_cb(void *map, __u32 *key, struct tval *v)
 {
@@ -35,9 +49,18 @@ int xdp_timer_ctx(struct xdp_md *ctx)
 	if (!v)
 		return XDP_PASS;
 	bpf_timer_init(&v->t, &ctx_arr, 1);
-	bpf_timer_set_callback(&v->t, ctx_cb);
-	bpf_timer_start(&v->t, 0, 0);
+	if (!bpf_timer_set_callback(&v->t, ctx_cb))
+		bpf_timer_start(&v->t, 0, 0);
 	return XDP_PASS;
+}
+
+SEC("xdp")
+int xdp_timer_percpu(struct xdp_md *ctx)
+{
+	__u32 k = 0;
+	struct tval *v = bpf_map_lookup_elem(&pc_arr, &k);
+
+	return v ? bpf_timer_init(&v->t, &pc_arr, 1) : XDP_PASS;
 }
 
 char _license[] SEC("license") = "GPL";

@@ -50,6 +50,20 @@ static int64_t timer_call(const struct hr_prog *prog)
 	return -1;
 }
 
+/* Whether @prog loads the address of @map (an ld_imm64 the relocations
+ * made its pointer). */
+static bool uses_map(const struct hr_prog *prog, const struct hr_map *map)
+{
+	uint32_t i;
+
+	for (i = 0; i + 1 < prog->cnt; i++)
+		if (prog->insns[i].code == HR_OPC_LDDW &&
+		    hr_insn_lddw_value(&prog->insns[i]) ==
+			    (uint64_t)(uintptr_t)map)
+			return true;
+	return false;
+}
+
 int hr_ld_check_timer_use(struct hr_loader *ld, const struct hr_prog *prog)
 {
 	const struct hr_object *obj = ld->obj;
@@ -59,9 +73,12 @@ int hr_ld_check_timer_use(struct hr_loader *ld, const struct hr_prog *prog)
 
 	if (at < 0)
 		return 0;
+	/* The maps the program names: the timer's is among them. */
 	for (i = 0; i < obj->nmaps; i++) {
 		struct hr_map_fields f;
 
+		if (!uses_map(prog, obj->maps[i]))
+			continue;
 		if (obj->maps[i]->timer_off >= 0)
 			return 0;
 		hr_map_fields_btf(ld->btf, obj->maps[i]->name, &f);
@@ -77,9 +94,11 @@ int hr_ld_check_timer_use(struct hr_loader *ld, const struct hr_prog *prog)
 			"-EOPNOTSUPP and libbpf creates it without)",
 			prog->sec, (long long)at, refused->name,
 			hr_map_type_name(refused->attr.type));
-	return hr_ld_error(ld, -EINVAL,
-			   "section '%s' insn %lld: no map has a valid "
-			   "bpf_timer: the kernel refuses a timer helper on a "
-			   "map whose value has no struct bpf_timer in its BTF",
-			   prog->sec, (long long)at);
+	return hr_ld_error(
+		ld, -EINVAL,
+		"section '%s' insn %lld: no map the program uses has "
+		"a valid bpf_timer: the kernel refuses a timer helper "
+		"on a map whose value has no struct bpf_timer in its "
+		"BTF",
+		prog->sec, (long long)at);
 }

@@ -387,6 +387,7 @@ static void refused(bool kernel)
 	int eng;
 
 	t_prog_path("xdp_timer_bad.o", path, sizeof(path));
+	oo.only_prog = "xdp_timer_ctx";
 	CHECK_EQ(hr_object_open(path, &oo, &obj), 0);
 	p = obj ? hr_object_find_prog(obj, "xdp_timer_ctx") : NULL;
 	for (eng = HR_ENGINE_INTERP; p && eng <= HR_ENGINE_JIT_CHECKED; eng++) {
@@ -402,7 +403,7 @@ static void refused(bool kernel)
 	hr_object_close(obj);
 	obj = NULL;
 
-	t_prog_path("xdp_timer_percpu.o", path, sizeof(path));
+	oo.only_prog = NULL;
 	oo.errbuf = err;
 	oo.errbuf_sz = sizeof(err);
 	CHECK(hr_object_open(path, &oo, &obj) < 0 &&
@@ -417,9 +418,6 @@ static void refused(bool kernel)
 
 		k = t_kload("xdp_timer_bad.o", left, sizeof(left), &kerr);
 		CHECK(k == NULL, "the kernel refuses xdp_timer_bad.o");
-		bpf_object__close(k);
-		k = t_kload("xdp_timer_percpu.o", left, sizeof(left), &kerr);
-		CHECK(k == NULL, "the kernel refuses xdp_timer_percpu.o");
 		bpf_object__close(k);
 	}
 }
