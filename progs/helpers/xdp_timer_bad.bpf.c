@@ -14,24 +14,10 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
-struct tval {
-	struct bpf_timer t;
-	__u64 n;
-};
+#include "hr_timer.h"
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct tval);
-} ctx_arr SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct tval);
-} pc_arr SEC(".maps");
+HR_TIMER_MAP(ctx_arr, BPF_MAP_TYPE_ARRAY, 1);
+HR_TIMER_MAP(pc_arr, BPF_MAP_TYPE_PERCPU_ARRAY, 1);
 
 static int ctx_cb(void *map, __u32 *key, struct tval *v)
 {

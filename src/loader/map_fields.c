@@ -159,7 +159,5 @@ void hr_check_map_fields(const char *path, const char *map_name,
 	if (!path || hr_btf_value_open(path, &btf))
 		btf = NULL;
 	hr_map_fields_btf(btf, map_name, f);
-	if (f->timer_off >= 0)
-		f->unsure = true;
 	btf__free(btf);
 }

@@ -24,9 +24,7 @@ struct hr_map_fields {
 
 struct btf;
 
-/* Fills @f for map @map_name of the object at @path, for headroom
- * check: a value with a bpf_timer is "unsure" there, as the accesses the
- * verifier forbids on it are not modelled. */
+/* Fills @f for map @map_name of the object at @path. */
 void hr_check_map_fields(const char *path, const char *map_name,
 			 struct hr_map_fields *f);
 /* The same from the object's BTF @btf (NULL: none). */
