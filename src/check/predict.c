@@ -1958,15 +1958,13 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 		break;
 	case BPF_FUNC_loop:
 	case BPF_FUNC_for_each_map_elem:
-		if (callback_call(w, s, pc, id))
-			return -1;
-		r0 = scalar(0, UINT64_MAX, true);
-		break;
 	case BPF_FUNC_timer_init:
 	case BPF_FUNC_timer_set_callback:
 	case BPF_FUNC_timer_start:
 	case BPF_FUNC_timer_cancel:
-		if (timer_call(w, s, pc, id))
+		if (id == BPF_FUNC_loop || id == BPF_FUNC_for_each_map_elem ?
+			    callback_call(w, s, pc, id) :
+			    timer_call(w, s, pc, id))
 			return -1;
 		r0 = scalar(0, UINT64_MAX, true);
 		break;
