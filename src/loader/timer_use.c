@@ -67,23 +67,30 @@ static bool uses_map(const struct hr_prog *prog, const struct hr_map *map)
 int hr_ld_check_timer_use(struct hr_loader *ld, const struct hr_prog *prog)
 {
 	const struct hr_object *obj = ld->obj;
-	const struct hr_map *refused = NULL;
+	const struct hr_map *refused = NULL, *no_btf = NULL, *outer = NULL;
 	int64_t at = timer_call(prog);
 	unsigned int i;
 
 	if (at < 0)
 		return 0;
-	/* The maps the program names: the timer's is among them. */
+	/* The maps the program names: the timer's is among them, or is an
+	 * inner map of one. */
 	for (i = 0; i < obj->nmaps; i++) {
+		const struct hr_map *m = obj->maps[i];
 		struct hr_map_fields f;
 
-		if (!uses_map(prog, obj->maps[i]))
+		if (!uses_map(prog, m))
 			continue;
-		if (obj->maps[i]->timer_off >= 0)
+		if (m->timer_off >= 0)
 			return 0;
-		hr_map_fields_btf(ld->btf, obj->maps[i]->name, &f);
+		if (m->attr.type == HR_MAP_ARRAY_OF_MAPS ||
+		    m->attr.type == HR_MAP_HASH_OF_MAPS)
+			outer = outer ? outer : m;
+		hr_map_fields_btf(ld->btf, m->name, &f);
 		if (f.timer_off >= 0 && !refused)
-			refused = obj->maps[i];
+			refused = m;
+		if (!f.has_btf && !no_btf)
+			no_btf = m;
 	}
 	if (refused)
 		return hr_ld_error(
@@ -94,6 +101,20 @@ int hr_ld_check_timer_use(struct hr_loader *ld, const struct hr_prog *prog)
 			"-EOPNOTSUPP and libbpf creates it without)",
 			prog->sec, (long long)at, refused->name,
 			hr_map_type_name(refused->attr.type));
+	if (outer)
+		return hr_ld_error(
+			ld, -EOPNOTSUPP,
+			"section '%s' insn %lld: timers in the values "
+			"of inner maps (map '%s' holds maps) are not "
+			"implemented",
+			prog->sec, (long long)at, outer->name);
+	if (no_btf)
+		return hr_ld_error(
+			ld, -EINVAL,
+			"section '%s' insn %lld: map '%s' has to have "
+			"BTF in order to use bpf_timer (its value has "
+			"no BTF type)",
+			prog->sec, (long long)at, no_btf->name);
 	return hr_ld_error(
 		ld, -EINVAL,
 		"section '%s' insn %lld: no map the program uses has "
