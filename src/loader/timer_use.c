@@ -12,6 +12,7 @@
  * "map 'NAME' has no valid bpf_timer".
  */
 #include <errno.h>
+#include <stdio.h>
 
 #include "loader/loader.h"
 #include "loader/map_fields.h"
@@ -70,6 +71,8 @@ int hr_ld_check_timer_use(struct hr_loader *ld, const struct hr_prog *prog)
 	const struct hr_map *refused = NULL, *no_btf = NULL, *outer = NULL;
 	int64_t at = timer_call(prog);
 	unsigned int i;
+	char why[256];
+	int err = -EINVAL;
 
 	if (at < 0)
 		return 0;
@@ -92,34 +95,30 @@ int hr_ld_check_timer_use(struct hr_loader *ld, const struct hr_prog *prog)
 		if (!f.has_btf && !no_btf)
 			no_btf = m;
 	}
-	if (refused)
-		return hr_ld_error(
-			ld, -EINVAL,
-			"section '%s' insn %lld: map '%s' has to have BTF in "
-			"order to use bpf_timer (the kernel: a %s cannot hold a "
-			"bpf_timer, map_check_btf refuses its BTF with "
-			"-EOPNOTSUPP and libbpf creates it without)",
-			prog->sec, (long long)at, refused->name,
-			hr_map_type_name(refused->attr.type));
-	if (outer)
-		return hr_ld_error(
-			ld, -EOPNOTSUPP,
-			"section '%s' insn %lld: timers in the values "
-			"of inner maps (map '%s' holds maps) are not "
-			"implemented",
-			prog->sec, (long long)at, outer->name);
-	if (no_btf)
-		return hr_ld_error(
-			ld, -EINVAL,
-			"section '%s' insn %lld: map '%s' has to have "
-			"BTF in order to use bpf_timer (its value has "
-			"no BTF type)",
-			prog->sec, (long long)at, no_btf->name);
-	return hr_ld_error(
-		ld, -EINVAL,
-		"section '%s' insn %lld: no map the program uses has "
-		"a valid bpf_timer: the kernel refuses a timer helper "
-		"on a map whose value has no struct bpf_timer in its "
-		"BTF",
-		prog->sec, (long long)at);
+	if (refused) {
+		snprintf(why, sizeof(why),
+			 "map '%s' has to have BTF in order to use bpf_timer "
+			 "(the kernel: a %s cannot hold a bpf_timer, "
+			 "map_check_btf refuses its BTF with -EOPNOTSUPP and "
+			 "libbpf creates it without)",
+			 refused->name, hr_map_type_name(refused->attr.type));
+	} else if (outer) {
+		err = -EOPNOTSUPP;
+		snprintf(why, sizeof(why),
+			 "timers in the values of inner maps (map '%s' holds "
+			 "maps) are not implemented",
+			 outer->name);
+	} else if (no_btf) {
+		snprintf(why, sizeof(why),
+			 "map '%s' has to have BTF in order to use bpf_timer "
+			 "(its value has no BTF type)",
+			 no_btf->name);
+	} else {
+		snprintf(why, sizeof(why),
+			 "no map the program uses has a valid bpf_timer: the "
+			 "kernel refuses a timer helper on a map whose value "
+			 "has no struct bpf_timer in its BTF");
+	}
+	return hr_ld_error(ld, err, "section '%s' insn %lld: %s", prog->sec,
+			   (long long)at, why);
 }
