@@ -147,7 +147,7 @@ $(foreach p,$(PROG_SRCS),$(eval $(call prog_rule,$(p))))
 VERIFIER_SRCS := $(wildcard tests/verifier/*.bpf.c)
 VERIFIER_OBJS := $(addprefix $(BUILD)/verifier/,$(notdir $(VERIFIER_SRCS:.bpf.c=.o)))
 all: $(VERIFIER_OBJS)
-$(BUILD)/verifier/%.o: tests/verifier/%.bpf.c tests/verifier/v.h tests/verifier/lock.h tests/verifier/rb.h $(wildcard progs/include/*.h)
+$(BUILD)/verifier/%.o: tests/verifier/%.bpf.c tests/verifier/v.h tests/verifier/lock.h tests/verifier/rb.h tests/verifier/timer.h $(wildcard progs/include/*.h)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 

@@ -55,6 +55,16 @@ void hr_check_from_load_error(const char *err, bool xdp,
 		res->verdict = HR_CHECK_REJECT;
 		snprintf(res->reason, sizeof(res->reason),
 			 "frame pointer is read only");
+	} else if (sscanf(p,
+			  "map '%63[^']' has to have BTF in order to use "
+			  "bpf_timer",
+			  name) == 1) {
+		/* map_check_btf refused the value's BTF (loader/timer_use.c):
+		 * the verifier's check_map_field_pointer then refuses. */
+		res->verdict = HR_CHECK_REJECT;
+		snprintf(res->reason, sizeof(res->reason),
+			 "map '%s' has to have BTF in order to use bpf_timer",
+			 name);
 	} else if (sscanf(p, "unknown helper id %d", &id) == 1 &&
 		   (id <= 0 || id >= FUNC_MAX_ID)) {
 		res->verdict = HR_CHECK_REJECT;

@@ -607,7 +607,21 @@ static bool touches_field(struct walk *w, const struct hr_map *m, int64_t lo,
 
 	if (f->unsure)
 		return true;
+	if (f->timer_off >= 0 && lo < f->timer_off + 16 && hi > f->timer_off)
+		return true;
 	return f->lock_off >= 0 && lo < f->lock_off + 4 && hi > f->lock_off;
+}
+
+/* Whether bytes [lo, hi) of a value of @m touch its bpf_timer and no
+ * other field (check_map_access then says so for the timer). */
+static bool timer_touched(struct walk *w, const struct hr_map *m, int64_t lo,
+			  int64_t hi)
+{
+	const struct hr_map_fields *f = map_fields(w, m);
+
+	return !f->unsure && f->timer_off >= 0 && lo < f->timer_off + 16 &&
+	       hi > f->timer_off &&
+	       !(f->lock_off >= 0 && lo < f->lock_off + 4 && hi > f->lock_off);
 }
 
 static int check_val(struct walk *w, struct state *s, uint32_t pc, int regno,
@@ -647,6 +661,11 @@ static int check_val(struct walk *w, struct state *s, uint32_t pc, int regno,
 			     "invalid access to map value, value_size=%u "
 			     "off=%lld size=%d",
 			     b->vsize, (long long)(a + (int64_t)b->hi), size);
+	if (b->map && timer_touched(w, b->map, a + (int64_t)b->lo,
+				    a + (int64_t)b->hi + size))
+		return fault(w, s, pc,
+			     "bpf_timer cannot be accessed directly by "
+			     "load/store");
 	if (b->map && touches_field(w, b->map, a + (int64_t)b->lo,
 				    a + (int64_t)b->hi + size)) {
 		set_unknown(w, pc,
@@ -2272,6 +2291,7 @@ static int call_while_locked(struct walk *w, struct state *s, uint32_t pc,
 }
 
 static int callback_call(struct walk *w, struct state *s, uint32_t pc, int id);
+static int timer_call(struct walk *w, struct state *s, uint32_t pc, int id);
 
 /* A helper or kfunc call; 0 to go on, -1 when the path ends. */
 static int call(struct walk *w, struct state *s, uint32_t pc,
@@ -2554,7 +2574,13 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 		break;
 	case BPF_FUNC_loop:
 	case BPF_FUNC_for_each_map_elem:
-		if (callback_call(w, s, pc, id))
+	case BPF_FUNC_timer_init:
+	case BPF_FUNC_timer_set_callback:
+	case BPF_FUNC_timer_start:
+	case BPF_FUNC_timer_cancel:
+		if (id == BPF_FUNC_loop || id == BPF_FUNC_for_each_map_elem ?
+			    callback_call(w, s, pc, id) :
+			    timer_call(w, s, pc, id))
 			return -1;
 		r0 = scalar(0, UINT64_MAX, true);
 		break;
@@ -3261,7 +3287,9 @@ static int callback_exit_ok(struct walk *w, struct state *s, uint32_t pc)
 
 	if (is_ptr(r0))
 		return fault(w, s, pc, "R0 not a scalar value");
-	if (r0->t != R_SCALAR || r0->hi > 1) {
+	/* An async callback's range is [0, 0]. */
+	if (r0->t != R_SCALAR || r0->hi > 1 ||
+	    (s->cb == BPF_FUNC_timer_set_callback && r0->hi)) {
 		set_unknown(w, pc, "a callback's return value");
 		return -1;
 	}
@@ -3292,6 +3320,10 @@ static int leave_func(struct walk *w, struct state *s, uint32_t pc)
 		return fault(w, s, pc,
 			     "cannot return stack pointer to the caller");
 	if (cb && callback_exit_ok(w, s, pc))
+		return -1;
+	/* A timer's callback is its own walk (push_async_cb): it ends
+	 * here, and the caller went on past bpf_timer_set_callback. */
+	if (s->cb == BPF_FUNC_timer_set_callback)
 		return -1;
 	memcpy(s->r, fr->r, sizeof(s->r));
 	memcpy(s->s, fr->s, sizeof(s->s));
@@ -3346,20 +3378,18 @@ unknown:
  * key, R3 the value, R4 the context): the callback's walk waits as a
  * branch (push_callback_call), the caller goes on past the call.
  */
-static int callback_call(struct walk *w, struct state *s, uint32_t pc, int id)
+/* A callback's first state, one frame above @s's (whose frame it saves):
+ * nothing in its registers and stack yet. NULL, unknown, when out of
+ * memory. */
+static struct state *callback_state(struct walk *w, struct state *s,
+				    uint32_t pc)
 {
-	int f, i;
-	struct state *cb;
+	struct state *cb = malloc(sizeof(*cb));
+	int i;
 
-	if (callback_args(w, s, pc, id))
-		return -1;
-	f = (int)s->r[2].lo;
-	if (frame_entry_refused(w, s, pc, f))
-		return -1;
-	cb = malloc(sizeof(*cb));
 	if (!cb) {
 		set_unknown(w, pc, "out of memory");
-		return -1;
+		return NULL;
 	}
 	memcpy(cb, s, state_size(s));
 	save_frame(cb, s, pc);
@@ -3370,32 +3400,156 @@ static int callback_call(struct walk *w, struct state *s, uint32_t pc, int id)
 	cb->r[10] = (struct reg){ .t = R_STACK,
 				  .exact = true,
 				  .frameno = cb->curframe };
+	return cb;
+}
+
+/* A map value of @m, at offset 0. */
+static struct reg value_reg(const struct hr_map *m)
+{
+	return (struct reg){
+		.t = R_VAL,
+		.exact = true,
+		.map = m,
+		.vsize = m->attr.value_size,
+		.rdonly = m->rdonly_prog ||
+			  (m->attr.map_flags & BPF_F_RDONLY_PROG),
+	};
+}
+
+/* @cb, the callback @id hands function @f, waits as a branch. */
+static int callback_push(struct walk *w, struct state *cb, int f, int id)
+{
+	int ret;
+
+	cb->func = (uint16_t)f;
+	cb->cb = (int16_t)id;
+	cb->pc = w->prog->funcs[f].start;
+	w->func_called[f] = true;
+	ret = push(w, cb);
+	free(cb);
+	return ret;
+}
+
+static int callback_call(struct walk *w, struct state *s, uint32_t pc, int id)
+{
+	int f;
+	struct state *cb;
+
+	if (callback_args(w, s, pc, id))
+		return -1;
+	f = (int)s->r[2].lo;
+	if (frame_entry_refused(w, s, pc, f))
+		return -1;
+	cb = callback_state(w, s, pc);
+	if (!cb)
+		return -1;
 	if (id == BPF_FUNC_loop) {
 		cb->r[1] = scalar(0, UINT64_MAX, false);
 		cb->r[2] = s->r[3];
 	} else {
-		const struct hr_map *m = s->r[1].map;
-
 		cb->r[1] = s->r[1];
 		cb->r[2] = (struct reg){ .t = R_OTHER };
-		cb->r[3] = (struct reg){
-			.t = R_VAL,
-			.exact = true,
-			.map = m,
-			.vsize = m->attr.value_size,
-			.rdonly = m->rdonly_prog ||
-				  (m->attr.map_flags & BPF_F_RDONLY_PROG),
-		};
+		cb->r[3] = value_reg(s->r[1].map);
 		cb->r[4] = s->r[3];
 	}
-	cb->func = (uint16_t)f;
-	cb->cb = (int16_t)id;
 	cb->cb_refs = (int16_t)s->nrefs;
-	cb->pc = w->prog->funcs[f].start;
-	w->func_called[f] = true;
-	i = push(w, cb);
-	free(cb);
-	return i;
+	return callback_push(w, cb, f, id);
+}
+
+/* A timer's callback walked as a branch one frame above the caller's,
+ * which it cannot reach (its arguments are the map, key and value). */
+static int timer_callback(struct walk *w, struct state *s, uint32_t pc)
+{
+	const struct hr_map *m = s->r[1].map;
+	int f = (int)s->r[2].lo;
+	struct state *cb;
+
+	if (frame_entry_refused(w, s, pc, f))
+		return -1;
+	cb = callback_state(w, s, pc);
+	if (!cb)
+		return -1;
+	cb->r[1] = (struct reg){ .t = R_MAP_PTR, .exact = true, .map = m };
+	/* PTR_TO_MAP_KEY: key_size bytes to read, of no map's value. */
+	cb->r[2] = (struct reg){ .t = R_VAL,
+				 .exact = true,
+				 .vsize = m->attr.key_size,
+				 .rdonly = true };
+	cb->r[3] = value_reg(m);
+	cb->cb_refs = 0;
+	cb->nrefs = 0;
+	return callback_push(w, cb, f, BPF_FUNC_timer_set_callback);
+}
+
+/*
+ * The timer helpers (process_timer_func, check_map_field_pointer): R1 a
+ * map value at a constant offset that is its bpf_timer; bpf_timer_init's
+ * map that value's map; bpf_timer_set_callback's a static function,
+ * walked as the kernel walks an async callback (set_timer_callback_state:
+ * R1 the map, R2 the key, R3 the value; R0 0 at its exit) from the main
+ * function's frame. The kernel's messages for the rest are not modelled:
+ * "cannot tell".
+ */
+static int timer_call(struct walk *w, struct state *s, uint32_t pc, int id)
+{
+	const struct reg *r = s->r;
+	const struct hr_map_fields *f;
+	int nargs = id == BPF_FUNC_timer_cancel	      ? 1 :
+		    id == BPF_FUNC_timer_set_callback ? 2 :
+							3;
+	const char *name;
+	int64_t off;
+	int i;
+
+	if (!license_gpl(w)) {
+		set_unknown(w, pc, "%s: a GPL-only helper, and the license",
+			    helper_name(id));
+		return -1;
+	}
+	/* R1, then the others in order, as check_func_arg takes them. */
+	if (r[1].t == R_NONE)
+		return fault(w, s, pc, "R1 !read_ok");
+	if (r[1].t != R_VAL || !r[1].map || !r[1].exact || r[1].lo != r[1].hi)
+		goto unknown;
+	f = map_fields(w, r[1].map);
+	if (f->unsure)
+		goto unknown;
+	name = r[1].map->name; /* the kernel keeps BPF_OBJ_NAME_LEN - 1 */
+	if (!f->has_btf)
+		return fault(w, s, pc,
+			     "map '%.15s' has to have BTF in order to use "
+			     "bpf_timer",
+			     name);
+	if (f->timer_off < 0)
+		return fault(w, s, pc, "map '%.15s' has no valid bpf_timer",
+			     name);
+	off = r[1].off + (int64_t)r[1].lo;
+	if (off != f->timer_off)
+		return fault(w, s, pc,
+			     "off %lld doesn't point to 'struct bpf_timer' "
+			     "that is at %d",
+			     (long long)off, f->timer_off);
+	for (i = 2; i <= nargs; i++) {
+		if (r[i].t == R_NONE)
+			return fault(w, s, pc, "R%d !read_ok", i);
+		if (i == 2 && id == BPF_FUNC_timer_init) {
+			if (r[2].t != R_MAP_PTR || !r[2].map)
+				goto unknown;
+			if (r[2].map != r[1].map)
+				return fault(w, s, pc,
+					     "timer pointer in R1 map_uid=0 "
+					     "doesn't match map pointer in R2 "
+					     "map_uid=0");
+		}
+	}
+	if (id != BPF_FUNC_timer_set_callback)
+		return 0;
+	if (r[2].t != R_FUNC || r[2].off || s->curframe || s->cb)
+		goto unknown;
+	return timer_callback(w, s, pc);
+unknown:
+	set_unknown(w, pc, "%s arguments", helper_name(id));
+	return -1;
 }
 
 /* ld_imm64 of a callback's address (check_ld_imm): the kernel needs the

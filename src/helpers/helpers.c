@@ -83,6 +83,10 @@ const struct hr_helper *const hr_base_helpers[] = {
 	&hr_helper_get_ns_current_pid_tgid,
 	&hr_helper_get_current_uid_gid,
 	&hr_helper_get_current_comm,
+	&hr_helper_timer_init,
+	&hr_helper_timer_set_callback,
+	&hr_helper_timer_start,
+	&hr_helper_timer_cancel,
 	NULL,
 };
 

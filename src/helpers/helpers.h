@@ -79,6 +79,12 @@ extern const struct hr_helper hr_helper_spin_lock; /* 93 */
 extern const struct hr_helper hr_helper_spin_unlock; /* 94 */
 extern const struct hr_helper hr_helper_xdp_check_mtu; /* 163, XDP */
 
+/* BPF timers in map values (helpers_timer.c, over maps/map_timer.c). */
+extern const struct hr_helper hr_helper_timer_init; /* 169 */
+extern const struct hr_helper hr_helper_timer_set_callback; /* 170 */
+extern const struct hr_helper hr_helper_timer_start; /* 171 */
+extern const struct hr_helper hr_helper_timer_cancel; /* 172 */
+
 /* Takes the lock word @lock (0 free, 1 held), spinning for at most about
  * @timeout_ns once it is found taken; false when it was not got
  * (helpers_generic.c). */

@@ -136,6 +136,13 @@ struct hr_loader {
 int hr_ld_error(struct hr_loader *ld, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* timer_use.c: sets @map's timer_off from the object's BTF, where
+ * map_check_btf lets its type hold a bpf_timer. */
+void hr_ld_map_timer(struct hr_loader *ld, struct hr_map *map);
+/* timer_use.c: 0, or the error when @prog calls a timer helper and no
+ * map of the object can hold a bpf_timer (the kernel's refusal). */
+int hr_ld_check_timer_use(struct hr_loader *ld, const struct hr_prog *prog);
+
 /* object_maps.c: creates every map of the object (legacy, BTF, global data). */
 int hr_ld_create_maps(struct hr_loader *ld);
 

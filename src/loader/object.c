@@ -10,6 +10,7 @@
 #include "progs/prog.h"
 #include "maps/map.h"
 #include "maps/map_registry.h"
+#include "maps/map_timer.h"
 
 void hr_object_close(struct hr_object *obj)
 {
@@ -17,6 +18,10 @@ void hr_object_close(struct hr_object *obj)
 
 	if (!obj)
 		return;
+	/* Timers whose callbacks are this object's programs stop before
+	 * the programs go (a pinned map may outlive them). */
+	for (i = 0; i < obj->nmaps; i++)
+		hr_map_timers_forget_object(obj->maps[i], obj);
 	for (i = 0; i < obj->nprogs; i++)
 		hr_prog_free(obj->progs[i]);
 	for (i = 0; i < obj->nmaps; i++)

@@ -41,6 +41,7 @@
 
 #include "maps/map.h"
 #include "maps/map_impl.h"
+#include "maps/map_timer.h"
 
 /* Limits from the kernel: KMALLOC_MAX_SIZE on x86-64 (4 MiB),
  * sizeof(struct htab_elem), sizeof(struct bucket), PCPU_MIN_UNIT_SIZE. */
@@ -454,6 +455,8 @@ static int hr_htab_do_update(struct hr_map *map, const void *key,
 	idx1 = (uint32_t)got;
 	hr_elem_set(hr_htab_elem(h, idx1), hash, key, map->attr.key_size);
 	hr_htab_init_values(map, idx1, value, cpu, all_cpus);
+	if (!h->percpu)
+		hr_map_timer_stored(map, hr_htab_value(h, idx1, 0));
 	/* As the kernel: the new element goes in first, then the old one
 	 * leaves, so that a lockless walk meets the key in one or the other. */
 	hr_seq_write_begin(&b->seq);
@@ -466,8 +469,12 @@ static int hr_htab_do_update(struct hr_map *map, const void *key,
 	hr_seq_write_end(&b->seq);
 out:
 	hr_spin_unlock(&b->lock);
-	if (!ret && old && !h->percpu)
+	if (!ret && old && !h->percpu) {
+		/* free_htab_elem's bpf_obj_free_fields: the replaced
+		 * element's timer is cancelled and freed. */
+		hr_map_timer_free_value(map, hr_htab_value(h, old, 0));
 		hr_htab_put_elem(map, old, false);
+	}
 	return ret;
 }
 
@@ -595,6 +602,8 @@ static int hr_htab_delete(struct hr_map *map, const void *key)
 	hr_store_idx(link, hr_load_idx(&hr_htab_elem(h, idx1)->next));
 	hr_seq_write_end(&b->seq);
 	hr_spin_unlock(&b->lock);
+	if (!h->percpu)
+		hr_map_timer_free_value(map, hr_htab_value(h, idx1, 0));
 	hr_htab_put_elem(map, idx1, true);
 	return 0;
 }

@@ -28,6 +28,7 @@
 
 #include "maps/map.h"
 #include "maps/map_impl.h"
+#include "maps/map_timer.h"
 
 #define HR_KMALLOC_MAX_SIZE (1u << 22)
 #define HR_KERNEL_HTAB_ELEM_SIZE 48
@@ -277,6 +278,10 @@ static void hr_lru_store(struct hr_map *map, uint32_t idx1, const void *value,
 	if (!l->percpu) {
 		hr_map_value_store(hr_lru_value(l, idx1, 0), value,
 				   map->attr.value_size);
+		/* htab_lru_push_free of the element replaced (the kernel
+		 * replaces it; here it is written in place) or evicted: its
+		 * timer goes. */
+		hr_map_timer_stored(map, hr_lru_value(l, idx1, 0));
 		return;
 	}
 	for (c = 0; c < l->ncopies; c++) {
@@ -418,6 +423,8 @@ static int hr_lru_delete(struct hr_map *map, const void *key)
 	}
 	idx1 = *link;
 	*link = hr_lru_elem(l, idx1)->next;
+	if (!l->percpu)
+		hr_map_timer_free_value(map, hr_lru_value(l, idx1, 0));
 	hr_lru_elem(l, idx1)->in_use = 0;
 	l->count--;
 	hr_lru_elem(l, idx1)->next = l->free_head;

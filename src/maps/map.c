@@ -15,6 +15,7 @@
 #include "maps/map.h"
 #include "maps/map_registry.h"
 #include "maps/map_impl.h"
+#include "maps/map_timer.h"
 
 /*
  * Every kernel map type, in enum bpf_map_type order: X(number, suffix).
@@ -240,6 +241,7 @@ int hr_map_create(const struct hr_map_attr *attr, struct hr_map **out)
 	map->ops = ops;
 	map->rdonly_prog = attr->map_flags & HR_F_RDONLY_PROG;
 	map->index = -1;
+	map->timer_off = -1;
 	if (ops->alloc) {
 		ret = ops->alloc(map);
 		if (ret) {
@@ -256,6 +258,8 @@ void hr_map_free(struct hr_map *map)
 	if (!map)
 		return;
 	hr_map_unregister(map);
+	/* bpf_map_free_timers: no callback may run on freed values. */
+	hr_map_timers_free(map);
 	if (map->ops && map->ops->free)
 		map->ops->free(map);
 	free(map);

@@ -154,6 +154,12 @@ struct hr_map {
 	bool rdonly_prog;
 	/* Index in the owning object's map list. */
 	int index;
+	/* Offset of the value's struct bpf_timer (the kernel's btf_record
+	 * timer_off, set by the loader from BTF); -1: the value has none. */
+	int timer_off;
+	/* The value's initialised bpf_timers and their thread, made on the
+	 * first bpf_timer_init (map_timer.c); NULL before. */
+	struct hr_map_timers *timers;
 };
 
 /*

@@ -6,9 +6,11 @@
  * the type's operation.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "headroom/map.h"
 #include "maps/map.h"
+#include "maps/map_timer.h"
 
 const char *hr_map_name(const struct hr_map *map)
 {
@@ -61,6 +63,8 @@ static bool hr_map_user_can_write(const struct hr_map *map)
 
 int hr_map_lookup_elem(struct hr_map *map, const void *key, void *value)
 {
+	int ret;
+
 	if (!map)
 		return -EBADF;
 	if (!hr_map_user_can_read(map))
@@ -69,7 +73,11 @@ int hr_map_lookup_elem(struct hr_map *map, const void *key, void *value)
 		return -EFAULT;
 	if (!map->ops->copy_value)
 		return -EOPNOTSUPP;
-	return map->ops->copy_value(map, key, value);
+	ret = map->ops->copy_value(map, key, value);
+	/* check_and_init_map_value: user space reads a bpf_timer as 0. */
+	if (!ret && map->timer_off >= 0)
+		memset((uint8_t *)value + map->timer_off, 0, HR_BPF_TIMER_SIZE);
+	return ret;
 }
 
 int hr_map_update_elem(struct hr_map *map, const void *key, const void *value,

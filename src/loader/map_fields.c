@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * A map value's special fields from the object's BTF, as the kernel's
- * btf_parse_fields looks for them (kernel/bpf/btf.c): here only one kind
- * is placed exactly, a struct bpf_spin_lock among the value's own
- * members; any other special struct, a pointer member (a kptr if tagged)
- * or a special struct nested deeper makes the answer "unsure", so the
+ * btf_parse_fields looks for them (kernel/bpf/btf.c): here two kinds are
+ * placed exactly, a struct bpf_spin_lock and a struct bpf_timer among the
+ * value's own members (headroom check reads the lock, the maps the timer);
+ * any other special struct, a pointer member (a kptr if tagged), a second
+ * one or a special struct nested deeper makes the answer "unsure", so the
  * verdict stays unknown where it would matter.
  */
 #include <errno.h>
@@ -12,7 +13,7 @@
 
 #include <bpf/btf.h>
 
-#include "check/fields.h"
+#include "loader/map_fields.h"
 #include "loader/btf_value.h"
 
 #define MAX_DEPTH 8
@@ -89,6 +90,9 @@ static void scan_type(const struct btf *btf, __u32 id, int off, int depth,
 		if (depth == 1 && !strcmp(name, "bpf_spin_lock") &&
 		    f->lock_off < 0)
 			f->lock_off = off;
+		else if (depth == 1 && !strcmp(name, "bpf_timer") &&
+			 f->timer_off < 0)
+			f->timer_off = off;
 		else
 			f->unsure = true;
 		return;
@@ -96,17 +100,18 @@ static void scan_type(const struct btf *btf, __u32 id, int off, int depth,
 	scan_members(btf, t, off, depth, f);
 }
 
-void hr_check_map_fields(const char *path, const char *map_name,
-			 struct hr_map_fields *f)
+void hr_map_fields_btf(const struct btf *btf, const char *map_name,
+		       struct hr_map_fields *f)
 {
-	struct btf *btf = NULL;
 	__u32 key_id = 0, value_id = 0;
 	const struct btf_type *t;
 	int ret;
 
 	f->lock_off = -1;
+	f->timer_off = -1;
 	f->unsure = false;
-	if (!path || hr_btf_value_open(path, &btf)) {
+	f->has_btf = false;
+	if (!btf) {
 		/* No BTF: the kernel finds no fields either. */
 		return;
 	}
@@ -116,10 +121,11 @@ void hr_check_map_fields(const char *path, const char *map_name,
 		 * variable): libbpf gives the kernel no value type, so no
 		 * fields either. */
 		f->unsure = ret != -ENOENT;
-		goto out;
+		return;
 	}
 	if (!value_id)
-		goto out;
+		return;
+	f->has_btf = true;
 	t = skip_mods(btf, &value_id);
 	if (t && btf_is_datasec(t)) {
 		const struct btf_var_secinfo *v = btf_var_secinfos(t);
@@ -127,7 +133,8 @@ void hr_check_map_fields(const char *path, const char *map_name,
 
 		/* Global data: fields are allowed there, not followed. */
 		for (i = 0; i < btf_vlen(t); i++, v++) {
-			struct hr_map_fields g = { .lock_off = -1 };
+			struct hr_map_fields g = { .lock_off = -1,
+						   .timer_off = -1 };
 			const struct btf_type *var =
 				btf__type_by_id(btf, v->type);
 
@@ -136,12 +143,21 @@ void hr_check_map_fields(const char *path, const char *map_name,
 				continue;
 			}
 			scan_type(btf, var->type, 0, 1, &g);
-			if (g.unsure || g.lock_off >= 0)
+			if (g.unsure || g.lock_off >= 0 || g.timer_off >= 0)
 				f->unsure = true;
 		}
-		goto out;
+		return;
 	}
 	scan_type(btf, value_id, 0, 0, f);
-out:
+}
+
+void hr_check_map_fields(const char *path, const char *map_name,
+			 struct hr_map_fields *f)
+{
+	struct btf *btf = NULL;
+
+	if (!path || hr_btf_value_open(path, &btf))
+		btf = NULL;
+	hr_map_fields_btf(btf, map_name, f);
 	btf__free(btf);
 }

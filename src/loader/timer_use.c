@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Where a map value's struct bpf_timer sits, from the object's BTF, and
+ * the loader's refusal of a program calling the timer helpers when no map
+ * can hold a timer: what the kernel's map_check_btf (kernel/bpf/syscall.c)
+ * and check_map_field_pointer (kernel/bpf/verifier.c) leave.
+ *
+ * map_check_btf refuses a bpf_timer in any map but a hash, an LRU hash or
+ * an array (-EOPNOTSUPP); libbpf then creates the map again without BTF,
+ * and the verifier refuses a timer helper on it: "map 'NAME' has to have
+ * BTF in order to use bpf_timer". A value with no bpf_timer at all is
+ * "map 'NAME' has no valid bpf_timer".
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "loader/loader.h"
+#include "loader/map_fields.h"
+#include "maps/map.h"
+#include "maps/map_timer.h"
+#include "progs/prog.h"
+#include "vm/isa.h"
+
+/* The first helpers and last of bpf_timer_* (enum bpf_func_id). */
+#define HR_FUNC_TIMER_INIT 169
+#define HR_FUNC_TIMER_CANCEL 172
+
+void hr_ld_map_timer(struct hr_loader *ld, struct hr_map *map)
+{
+	struct hr_map_fields f;
+
+	hr_map_fields_btf(ld->btf, map->name, &f);
+	if (f.timer_off >= 0 && !f.unsure &&
+	    hr_map_timer_type_ok(map->attr.type))
+		map->timer_off = f.timer_off;
+}
+
+/* The first call of a timer helper in @prog, or -1. */
+static int64_t timer_call(const struct hr_prog *prog)
+{
+	uint32_t i;
+
+	for (i = 0; i < prog->cnt; i++) {
+		const struct hr_insn *in = &prog->insns[i];
+
+		if (in->code == (HR_JMP | HR_CALL) && in->src == 0 &&
+		    in->imm >= HR_FUNC_TIMER_INIT &&
+		    in->imm <= HR_FUNC_TIMER_CANCEL)
+			return i;
+	}
+	return -1;
+}
+
+/* Whether @prog loads the address of @map (an ld_imm64 the relocations
+ * made its pointer). */
+static bool uses_map(const struct hr_prog *prog, const struct hr_map *map)
+{
+	uint32_t i;
+
+	for (i = 0; i + 1 < prog->cnt; i++)
+		if (prog->insns[i].code == HR_OPC_LDDW &&
+		    hr_insn_lddw_value(&prog->insns[i]) ==
+			    (uint64_t)(uintptr_t)map)
+			return true;
+	return false;
+}
+
+int hr_ld_check_timer_use(struct hr_loader *ld, const struct hr_prog *prog)
+{
+	const struct hr_object *obj = ld->obj;
+	const struct hr_map *refused = NULL, *no_btf = NULL, *outer = NULL;
+	int64_t at = timer_call(prog);
+	unsigned int i;
+	char why[256];
+	int err = -EINVAL;
+
+	if (at < 0)
+		return 0;
+	/* The maps the program names: the timer's is among them, or is an
+	 * inner map of one. */
+	for (i = 0; i < obj->nmaps; i++) {
+		const struct hr_map *m = obj->maps[i];
+		struct hr_map_fields f;
+
+		if (!uses_map(prog, m))
+			continue;
+		if (m->timer_off >= 0)
+			return 0;
+		if (m->attr.type == HR_MAP_ARRAY_OF_MAPS ||
+		    m->attr.type == HR_MAP_HASH_OF_MAPS)
+			outer = outer ? outer : m;
+		hr_map_fields_btf(ld->btf, m->name, &f);
+		if (f.timer_off >= 0 && !refused)
+			refused = m;
+		if (!f.has_btf && !no_btf)
+			no_btf = m;
+	}
+	if (refused) {
+		snprintf(why, sizeof(why),
+			 "map '%s' has to have BTF in order to use bpf_timer "
+			 "(the kernel: a %s cannot hold a bpf_timer, "
+			 "map_check_btf refuses its BTF with -EOPNOTSUPP and "
+			 "libbpf creates it without)",
+			 refused->name, hr_map_type_name(refused->attr.type));
+	} else if (outer) {
+		err = -EOPNOTSUPP;
+		snprintf(why, sizeof(why),
+			 "timers in the values of inner maps (map '%s' holds "
+			 "maps) are not implemented",
+			 outer->name);
+	} else if (no_btf) {
+		snprintf(why, sizeof(why),
+			 "map '%s' has to have BTF in order to use bpf_timer "
+			 "(its value has no BTF type)",
+			 no_btf->name);
+	} else {
+		snprintf(why, sizeof(why),
+			 "no map the program uses has a valid bpf_timer: the "
+			 "kernel refuses a timer helper on a map whose value "
+			 "has no struct bpf_timer in its BTF");
+	}
+	return hr_ld_error(ld, err, "section '%s' insn %lld: %s", prog->sec,
+			   (long long)at, why);
+}
