@@ -174,6 +174,34 @@ void hr_xdp_rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp,
 		    unsigned int n);
 
 /*
+ * Frames a device keeps across its polls instead of giving them back to
+ * its pool, as a driver's page pool recycles a page its own NAPI poll
+ * dropped straight into its lockless alloc cache (page_pool_recycle_direct)
+ * and the kernel's live-frames test run reuses its pages: the batch's
+ * plain XDP_DROP frames, in batch order, q[k] from the device's batch
+ * slot from[k], bit k of @clean when the run wrote no byte of it (as
+ * hr_xdp_return_bulk's clean). They are still out of the pool (counted
+ * in hr_pool_outstanding) until the device hands them out again or gives
+ * them back; only the thread polling the device's queue touches them.
+ */
+struct hr_rx_recycle {
+	unsigned int n;
+	uint64_t clean;
+	void *q[HR_NAPI_BUDGET];
+	uint8_t from[HR_NAPI_BUDGET];
+};
+
+_Static_assert(HR_NAPI_BUDGET <= 64 && HR_NAPI_BUDGET <= 256,
+	       "a clean bit and a byte index a recycled frame");
+
+/* hr_xdp_rx_bulk for a device that recycles: @rc, empty (n == 0) on
+ * entry, gets the batch's plain drops instead of their pool; every
+ * buff's data_hard_start is a frame of the device's own pool, n at most
+ * HR_NAPI_BUDGET. */
+void hr_xdp_rx_bulk_recycle(struct hr_napi *napi, struct hr_xdp_buff *xdp,
+			    unsigned int n, struct hr_rx_recycle *rc);
+
+/*
  * The skb path of a driver that runs XDP on skbs (veth_xdp_rcv_skb): @xdp
  * is built around @skb's head; counted, run and acted on as hr_xdp_rx,
  * except that PASS hands @skb itself on (hr_skb_after_xdp), keeping what

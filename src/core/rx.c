@@ -221,14 +221,14 @@ static __attribute__((always_inline)) inline bool rx_clean(struct hr_worker *w,
  */
 static __attribute__((always_inline)) inline void
 rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
-	unsigned int skip)
+	unsigned int skip, struct hr_rx_recycle *rc)
 {
 	struct hr_worker *w = napi->worker;
 	struct hr_dev *dev = napi->dev;
 	struct hr_dev_stats *st = &dev->stats[w->id];
 	uint64_t acts[XDP_REDIRECT + 1] = { 0 }, bytes = 0;
 	struct rx_runner r = { .w = w };
-	void *drop[HR_NAPI_BUDGET];
+	void *dropbuf[HR_NAPI_BUDGET], **drop = rc ? rc->q : dropbuf;
 	unsigned int i, ndrop = 0;
 	uint64_t clean = 0;
 	uint32_t act;
@@ -283,13 +283,22 @@ rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
 		if (act == XDP_DROP && !hr_xdp_has_frags(&xdp[i]) &&
 		    !hr_trace_on && ndrop < HR_NAPI_BUDGET) {
 			clean |= (uint64_t)rx_clean(w, skip) << ndrop;
+			if (rc)
+				rc->from[ndrop] = (uint8_t)i;
 			drop[ndrop++] = xdp[i].data_hard_start;
 			continue;
 		}
 		rx_act(w, napi, st, &xdp[i], act, NULL);
 	}
-	if (ndrop)
+	/* A recycling device takes its drops back itself: they are its
+	 * pool's frames (hr_xdp_rx_bulk_recycle's contract), none with
+	 * fragments, and nothing else holds them. */
+	if (rc) {
+		rc->n = ndrop;
+		rc->clean = clean;
+	} else if (ndrop) {
 		hr_xdp_return_bulk(drop, ndrop, clean);
+	}
 	if (skip & HR_BENCH_SKIP_STATS)
 		return;
 	for (act = 0; act <= XDP_REDIRECT; act++)
@@ -303,9 +312,22 @@ void hr_xdp_rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp,
 	unsigned int skip = napi->worker->dp->bench_skip;
 
 	if (hr_unlikely(skip))
-		rx_bulk(napi, xdp, n, skip);
+		rx_bulk(napi, xdp, n, skip, NULL);
 	else
-		rx_bulk(napi, xdp, n, 0);
+		rx_bulk(napi, xdp, n, 0, NULL);
+}
+
+void hr_xdp_rx_bulk_recycle(struct hr_napi *napi, struct hr_xdp_buff *xdp,
+			    unsigned int n, struct hr_rx_recycle *rc)
+{
+	unsigned int skip = napi->worker->dp->bench_skip;
+
+	rc->n = 0;
+	rc->clean = 0;
+	if (hr_unlikely(skip))
+		rx_bulk(napi, xdp, n, skip, rc);
+	else
+		rx_bulk(napi, xdp, n, 0, rc);
 }
 
 void hr_xdp_rx(struct hr_napi *napi, struct hr_xdp_buff *xdp)
