@@ -33,7 +33,27 @@ struct rx_runner {
 	/* The run was prepared by this runner (a runner at the same stack
 	 * address in an earlier call looks the same to the run). */
 	bool ready;
+	/* What the context takes from the last buff's rxq (runner_rxq): a
+	 * batch's buffs nearly always share one. */
+	const struct hr_rxq_info *rxq;
+	bool std_hints;
 };
+
+/*
+ * The context fields a buff's rxq gives, written again only when a buff
+ * has another rxq than the last one: an rxq's ifindex, queue and hint
+ * callbacks are set when its device is made (dev.c, dev_common.c) and
+ * stay while the device lives, and the runner lives for one batch, so
+ * the copy is what reading them a packet would give.
+ */
+static __attribute__((noinline)) void runner_rxq(struct rx_runner *r,
+						 const struct hr_rxq_info *rxq)
+{
+	r->rxq = rxq;
+	r->c.md.ingress_ifindex = rxq ? rxq->ifindex : 0;
+	r->c.md.rx_queue_index = rxq ? rxq->queue_index : 0;
+	r->std_hints = rxq && rxq->meta_ops && rxq->meta_ops->std_hints;
+}
 
 static __attribute__((always_inline)) inline bool
 run_reusable(const struct rx_runner *r, const struct hr_run *run)
@@ -59,19 +79,26 @@ runner_prepare(struct rx_runner *r, struct hr_xdp_buff *xdp)
 		c->ri = &r->w->ri;
 		r->ready = true;
 	}
+	/* A NULL rxq matches the runner's zeroed copy, which is its. */
+	if (hr_unlikely(xdp->rxq != r->rxq))
+		runner_rxq(r, xdp->rxq);
+	/*
+	 * Not written a packet: ingress_ifindex and rx_queue_index
+	 * (runner_rxq writes them with its copy; xdp_md is read-only to
+	 * programs, prog_xdp.c's xdp_ctx_access as xdp_is_valid_access,
+	 * and nothing else writes this runner's md), and the redirect_*
+	 * fields, zero from the runner's initialisation: they are tc's
+	 * (the XDP redirect helpers record into c->ri), no one sets them
+	 * in an XDP context.
+	 */
 	c->xdp = xdp;
-	c->md.ingress_ifindex = xdp->rxq ? xdp->rxq->ifindex : 0;
-	c->md.rx_queue_index = xdp->rxq ? xdp->rxq->queue_index : 0;
 	c->md.egress_ifindex = xdp->egress_ifindex;
-	c->redirect_ifindex = 0;
-	c->redirect_flags = 0;
-	c->redirect_map = NULL;
-	c->redirect_key = 0;
 	run->budget = HR_DEFAULT_BUDGET;
 	run->pc = 0;
 	run->pkt_dirty = 0;
 	hr_xdp_ctx_sync(c, run);
-	hr_xdp_ctx_hints(c, run);
+	/* hr_xdp_ctx_hints, with the rxq's std_hints from the copy. */
+	hr_xdp_run_hints(run, r->std_hints ? xdp->hints : NULL);
 	return run;
 }
 
@@ -232,6 +259,7 @@ rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
 	unsigned int i, ndrop = 0;
 	uint64_t clean = 0;
 	uint32_t act;
+	bool trace;
 
 	if (!(skip & HR_BENCH_SKIP_STATS)) {
 		for (i = 0; i < n; i++)
@@ -252,8 +280,11 @@ rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
 	if (r.prog)
 		r.fn = hr_engine_ctx_entry((enum hr_engine)w->dp->engine,
 					   &r.prog->vm);
+	/* Read once a batch: a trace switched on or off takes effect at a
+	 * batch's start, so each packet is traced whole or not at all. */
+	trace = hr_unlikely(hr_trace_on);
 	for (i = 0; i < n; i++) {
-		if (hr_unlikely(hr_trace_on))
+		if (hr_unlikely(trace))
 			hr_trace_rx(w, dev, napi->queue, &xdp[i]);
 		if (!r.prog) {
 			rx_pass(w, napi, &xdp[i], NULL);
@@ -269,7 +300,7 @@ rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
 			/* bpf_warn_invalid_xdp_action, then as XDP_ABORTED. */
 			act = XDP_ABORTED;
 		}
-		if (hr_unlikely(hr_trace_on))
+		if (hr_unlikely(trace))
 			hr_trace_xdp(w, dev, r.prog, &xdp[i], act,
 				     HR_TRACE_XDP);
 		acts[act]++;
@@ -280,8 +311,8 @@ rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
 		 * more to free and a trace shows each free where it happens,
 		 * so those go one by one.
 		 */
-		if (act == XDP_DROP && !hr_xdp_has_frags(&xdp[i]) &&
-		    !hr_trace_on && ndrop < HR_NAPI_BUDGET) {
+		if (act == XDP_DROP && !hr_xdp_has_frags(&xdp[i]) && !trace &&
+		    ndrop < HR_NAPI_BUDGET) {
 			clean |= (uint64_t)rx_clean(w, skip) << ndrop;
 			if (rc)
 				rc->from[ndrop] = (uint8_t)i;

@@ -235,8 +235,9 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 	uint32_t tags[HR_NAPI_BUDGET];
 	unsigned int skip;
 	uint64_t now, ts;
-	uint32_t n, i;
-	bool last;
+	uint32_t n, i, next, nflows, len;
+	struct hr_rxq_info *rxq;
+	bool last, meta;
 
 	if (atomic_load_explicit(&q->done, memory_order_relaxed))
 		return 0;
@@ -279,19 +280,26 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 		return (int)n;
 	}
 	ts = clock_ns(CLOCK_REALTIME);
+	/* The loop's invariants in locals: its stores into the queue's
+	 * descriptors and tags would otherwise make the compiler read them
+	 * again a packet. */
+	next = q->next;
+	nflows = q->nflows;
+	rxq = &dev->rxq[napi->queue];
+	len = p->len;
+	meta = dev->meta_supported;
 	for (i = 0; i < n; i++) {
-		const struct gen_flow *f = &p->flows[q->flows[q->next]];
+		const struct gen_flow *f = &p->flows[q->flows[next]];
 		struct hr_rx_hints *d = &q->desc[i];
 
-		if (++q->next == q->nflows)
-			q->next = 0;
+		if (++next == nflows)
+			next = 0;
 		d->timestamp = ts;
 		d->hash = f->hash;
 		d->hash_type = f->rss_type;
-		hr_xdp_init_buff(&xdp[i], HR_FRAME_SIZE,
-				 &dev->rxq[napi->queue]);
+		hr_xdp_init_buff(&xdp[i], HR_FRAME_SIZE, rxq);
 		hr_xdp_prepare_buff(&xdp[i], frames[i], HR_XDP_PACKET_HEADROOM,
-				    p->len, dev->meta_supported);
+				    len, meta);
 		xdp[i].hints = d;
 		if (!(skip & HR_BENCH_SKIP_FILL))
 			q->slot_tag[i] =
@@ -299,6 +307,7 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 		else
 			q->slot_tag[i] = tags[i];
 	}
+	q->next = next;
 	/* The frames are the pool's, in hand, without fragments: what
 	 * hr_xdp_rx_bulk_recycle asks. */
 	if (last) {
