@@ -5,6 +5,7 @@
  * the switch after it, as in drivers/net/veth.c veth_xdp_rcv_one).
  */
 #include <errno.h>
+#include <string.h>
 #include <linux/bpf.h>
 
 #include "core/datapath.h"
@@ -13,40 +14,14 @@
 #include "progs/prog.h"
 
 /*
- * One program's runs on one worker's hr_run: prepared in full
- * (hr_prog_run_init) for the first packet, and for later packets only
- * what every run needs afresh, as long as the last run left the run as
- * a clean one does. Safe because run_reusable() names every field a run
- * changes beyond those: an abort, an unwind, a tail call (which moves
- * vm, regions and maps to the target's), a lock or ring record still
- * held, a depth not back at 0; and another program using the same
- * hr_run in between (tc after XDP_PASS, a devmap program at a full
- * bulk's flush) sets its own ctx and priv.
- */
-struct rx_runner {
-	struct hr_worker *w;
-	struct hr_prog *prog;
-	struct hr_xdp_ctx c;
-	/* The JIT's code for prog when the batch may call it itself
-	 * (hr_engine_ctx_entry), else NULL: the engine's dispatch. */
-	hr_engine_ctx_fn fn;
-	/* The run was prepared by this runner (a runner at the same stack
-	 * address in an earlier call looks the same to the run). */
-	bool ready;
-	/* What the context takes from the last buff's rxq (runner_rxq): a
-	 * batch's buffs nearly always share one. */
-	const struct hr_rxq_info *rxq;
-	bool std_hints;
-};
-
-/*
  * The context fields a buff's rxq gives, written again only when a buff
  * has another rxq than the last one: an rxq's ifindex, queue and hint
  * callbacks are set when its device is made (dev.c, dev_common.c) and
- * stay while the device lives, and the runner lives for one batch, so
- * the copy is what reading them a packet would give.
+ * stay while the device lives, and a runner lives for one batch (an
+ * hr_xdp_runner user's rxqs keep their fields while it runs, datapath.h),
+ * so the copy is what reading them a packet would give.
  */
-static __attribute__((noinline)) void runner_rxq(struct rx_runner *r,
+static __attribute__((noinline)) void runner_rxq(struct hr_xdp_runner *r,
 						 const struct hr_rxq_info *rxq)
 {
 	r->rxq = rxq;
@@ -56,7 +31,7 @@ static __attribute__((noinline)) void runner_rxq(struct rx_runner *r,
 }
 
 static __attribute__((always_inline)) inline bool
-run_reusable(const struct rx_runner *r, const struct hr_run *run)
+run_reusable(const struct hr_xdp_runner *r, const struct hr_run *run)
 {
 	return r->ready && run->vm == &r->prog->vm && run->priv == &r->c &&
 	       run->ctx == &r->c.md &&
@@ -67,7 +42,7 @@ run_reusable(const struct rx_runner *r, const struct hr_run *run)
 
 /* Inlined into the batch loop: its call was a fifth of the set-up. */
 static __attribute__((always_inline)) inline struct hr_run *
-runner_prepare(struct rx_runner *r, struct hr_xdp_buff *xdp)
+runner_prepare(struct hr_xdp_runner *r, struct hr_xdp_buff *xdp)
 {
 	struct hr_run *run = r->w->run;
 	struct hr_xdp_ctx *c = &r->c;
@@ -103,7 +78,7 @@ runner_prepare(struct rx_runner *r, struct hr_xdp_buff *xdp)
 }
 
 static __attribute__((always_inline)) inline uint32_t
-runner_run(struct rx_runner *r, struct hr_xdp_buff *xdp)
+runner_run(struct hr_xdp_runner *r, struct hr_xdp_buff *xdp)
 {
 	struct hr_run *run = runner_prepare(r, xdp);
 
@@ -114,7 +89,7 @@ runner_run(struct rx_runner *r, struct hr_xdp_buff *xdp)
 }
 
 /* A breakdown run's stand-in for runner_run: the set-up, no program. */
-static uint32_t runner_skip(struct rx_runner *r, struct hr_xdp_buff *xdp)
+static uint32_t runner_skip(struct hr_xdp_runner *r, struct hr_xdp_buff *xdp)
 {
 	/* Its stores are to the worker's run, so they stay. */
 	runner_prepare(r, xdp);
@@ -124,9 +99,25 @@ static uint32_t runner_skip(struct rx_runner *r, struct hr_xdp_buff *xdp)
 uint32_t hr_xdp_run_prog(struct hr_worker *w, struct hr_prog *prog,
 			 struct hr_xdp_buff *xdp)
 {
-	struct rx_runner r = { .w = w, .prog = prog };
+	struct hr_xdp_runner r = { .w = w, .prog = prog };
 
 	return runner_run(&r, xdp);
+}
+
+/* The JIT's entry is read with the program, as rx_bulk reads it: its
+ * code lives as long as the program, which the caller holds. */
+void hr_xdp_runner_init(struct hr_xdp_runner *r, struct hr_worker *w,
+			struct hr_prog *prog)
+{
+	memset(r, 0, sizeof(*r));
+	r->w = w;
+	r->prog = prog;
+	r->fn = hr_engine_ctx_entry((enum hr_engine)w->dp->engine, &prog->vm);
+}
+
+uint32_t hr_xdp_runner_run(struct hr_xdp_runner *r, struct hr_xdp_buff *xdp)
+{
+	return runner_run(r, xdp);
 }
 
 static void count_drop(struct hr_dev_stats *st, enum hr_drop_reason why)
@@ -254,7 +245,7 @@ rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
 	struct hr_dev *dev = napi->dev;
 	struct hr_dev_stats *st = &dev->stats[w->id];
 	uint64_t acts[XDP_REDIRECT + 1] = { 0 }, bytes = 0;
-	struct rx_runner r = { .w = w };
+	struct hr_xdp_runner r = { .w = w };
 	void *dropbuf[HR_NAPI_BUDGET], **drop = rc ? rc->q : dropbuf;
 	unsigned int i, ndrop = 0;
 	uint64_t clean = 0;
@@ -372,7 +363,7 @@ void hr_xdp_rx_skb(struct hr_napi *napi, struct hr_xdp_buff *xdp,
 	struct hr_worker *w = napi->worker;
 	struct hr_dev *dev = napi->dev;
 	struct hr_dev_stats *st = &dev->stats[w->id];
-	struct rx_runner r = { .w = w };
+	struct hr_xdp_runner r = { .w = w };
 	uint32_t act;
 
 	rx_count(napi, st, 1, hr_xdp_buff_len(xdp));
