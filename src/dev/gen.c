@@ -340,9 +340,11 @@ static bool gen_rx_done(struct hr_dev *dev)
 }
 
 /*
- * A stopped generator keeps no frame. hr_dev_close calls this after a
- * grace period, with no poll of the device running or to come until it
- * is opened again, so the polling thread's frames are ours to give.
+ * A stopped generator keeps no frame, nor does one on a stopped
+ * datapath. hr_dev_close calls this after a grace period, with no poll
+ * of the device running or to come until it is opened again, and
+ * hr_dp_stop (as quiesce) after joining every worker, so the polling
+ * thread's frames are ours to give.
  */
 static void gen_stop(struct hr_dev *dev)
 {
@@ -372,6 +374,7 @@ static void gen_destroy(struct hr_dev *dev)
 static const struct hr_dev_ops gen_ops = {
 	.kind = "gen",
 	.stop = gen_stop,
+	.quiesce = gen_stop,
 	.poll = gen_poll,
 	.xdp_xmit = gen_xdp_xmit,
 	.rx_done = gen_rx_done,
