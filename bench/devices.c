@@ -56,6 +56,7 @@
 #include "../tests/lib/harness.h"
 #include "../tests/lib/kernel_live.h"
 #include "../tests/lib/kernel_side.h"
+#include "../tests/lib/raw_send.h"
 #include "bench.h"
 
 #define MAX_RUNS 31
@@ -134,13 +135,26 @@ static void inject(struct bpf_object *inj, int ifindex,
 {
 	double t0, ti, t;
 
+	int64_t n = (int64_t)count;
+
 	pin_self(0);
 	t0 = t_now_s();
 	ti = t_klive(t_kprog_fd(inj, NULL), ifindex, t_live_frame,
 		     sizeof(t_live_frame), count);
+	if (ti <= 0 && errno == EPERM) {
+		/* A host that refuses live frames (kernel_side.h): the same
+		 * frames by AF_PACKET from this thread, slower, for every
+		 * row of the run alike. */
+		n = t_raw_flood(ifindex, t_live_frame, sizeof(t_live_frame),
+				count);
+		ti = n > 0 ? t_now_s() - t0 : 0;
+		snprintf(r->note, sizeof(r->note),
+			 "the kernel refuses live frames here: sent by "
+			 "AF_PACKET");
+	}
 	r->counted = settle(read, arg, &t);
-	r->sent = count;
-	r->offered = ti > 0 ? (double)count / ti / 1e6 : 0;
+	r->sent = n > 0 ? (uint64_t)n : 0;
+	r->offered = ti > 0 ? (double)r->sent / ti / 1e6 : 0;
 	r->mpps = (double)r->counted / (t - t0) / 1e6;
 }
 

@@ -340,6 +340,19 @@ static const char *cell1(char *buf, size_t sz, double v)
 	return cell(buf, sz, s);
 }
 
+/* ns a packet of @m less @mb by @key's medians; '-' unless both ran. */
+static const char *cost_cell(char *buf, size_t n, json_object *m,
+			     json_object *mb, const char *key)
+{
+	double a = num(m, key, "median"), b = num(mb, key, "median");
+
+	if (!(a > 0) || !(b > 0)) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	return cell1(buf, n, 1e3 / a - 1e3 / b);
+}
+
 /* ---- the machine ------------------------------------------------------ */
 
 static void read_line(const char *path, char *buf, size_t sz)
@@ -709,14 +722,12 @@ static int datapath_tables(FILE *md)
 			cell(c2, sizeof(c2), spread_of(o, "kernel_mpps")),
 			cell1(c3, sizeof(c3), num(o, "ratio", "median")));
 	}
-	/* The cost: a packet's time with metadata less that without. */
+	/* The cost: a packet's time with metadata less that without; '-'
+	 * for a side that measured nothing (a kernel that refuses live
+	 * frames or bpf_xdp_adjust_meta says so in bench/datapath). */
 	fprintf(md, "| metadata cost, ns a packet | %s | %s | - |\n\n",
-		cell1(c1, sizeof(c1),
-		      1e3 / num(m, "headroom_mpps", "median") -
-			      1e3 / num(mb, "headroom_mpps", "median")),
-		cell1(c2, sizeof(c2),
-		      1e3 / num(m, "kernel_mpps", "median") -
-			      1e3 / num(mb, "kernel_mpps", "median")));
+		cost_cell(c1, sizeof(c1), m, mb, "headroom_mpps"),
+		cost_cell(c2, sizeof(c2), m, mb, "kernel_mpps"));
 
 	fprintf(md, "## cpumap: delivered on the remote CPU\n\n"
 		    "Packets a second the cpumap entry's CPU delivered "

@@ -23,6 +23,7 @@
 #include <bpf/libbpf.h>
 
 #include "check/check.h"
+#include "headroom/object.h"
 #include "progs/prog.h"
 #include "loader/line_info.h"
 
@@ -130,6 +131,33 @@ void hr_check_set_line_prog(const char *path, const struct hr_prog *prog,
 	set_line(path, prog->name, prog, res);
 }
 
+/*
+ * The source line of the kernel's instruction @res->insn when its log did
+ * not print one: instructions past the main function belong to its
+ * subprograms as libbpf appended them, which only the linked program
+ * knows; the main function's own table when headroom cannot load it.
+ */
+static void kernel_set_line(const char *path, const char *name,
+			    struct hr_check_result *res)
+{
+	char err[256];
+	HR_OPTS(hr_object_open_opts, oo, .errbuf = err,
+		.errbuf_sz = sizeof(err), .only_prog = name);
+	struct hr_object *obj = NULL;
+	struct hr_prog *prog;
+
+	if (hr_object_open(path, &oo, &obj)) {
+		hr_check_set_line(path, name, res);
+		return;
+	}
+	prog = hr_object_find_prog(obj, name);
+	if (prog)
+		hr_check_set_line_prog(path, prog, res);
+	else
+		hr_check_set_line(path, name, res);
+	hr_object_close(obj);
+}
+
 static int load_one(const char *path, const char *name, int ifindex,
 		    struct hr_check_result *res, char **logp)
 {
@@ -183,7 +211,7 @@ static int load_one(const char *path, const char *name, int ifindex,
 		/* The log prints a line only where it changes: one that
 		 * scrolled away is looked up. */
 		if (!res->line && res->insn >= 0)
-			hr_check_set_line(path, name, res);
+			kernel_set_line(path, name, res);
 	}
 	bpf_object__close(obj);
 	if (logp)

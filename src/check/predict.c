@@ -63,17 +63,30 @@ enum rtype {
 	R_RBUF_OR_NULL,
 	R_OTHER, /* a pointer or value this model does not follow */
 	R_FUNC, /* a callback's address (ld_imm64 BPF_PSEUDO_FUNC) */
+	/* An xskmap lookup (PTR_TO_XDP_SOCK_OR_NULL): its socket's fields
+	 * are not followed, so the not-NULL branch holds R_OTHER; testing
+	 * and dropping it is what AF_XDP programs do. */
+	R_XSK_OR_NULL,
 };
 
 static const char *const rtype_name[] = {
-	"?",	       "scalar",
-	"ctx",	       "pkt",
-	"pkt_end",     "pkt_meta",
-	"fp",	       "map_ptr",
-	"map_value",   "map_value_or_null",
-	"sock",	       "sock_or_null",
-	"ringbuf_mem", "ringbuf_mem_or_null",
-	"?",	       "func",
+	"?",
+	"scalar",
+	"ctx",
+	"pkt",
+	"pkt_end",
+	"pkt_meta",
+	"fp",
+	"map_ptr",
+	"map_value",
+	"map_value_or_null",
+	"sock",
+	"sock_or_null",
+	"ringbuf_mem",
+	"ringbuf_mem_or_null",
+	"?",
+	"func",
+	"xdp_sock_or_null",
 };
 
 /* The type a NULL test leaves on the not-NULL branch; R_NONE: not a
@@ -87,6 +100,8 @@ static uint8_t nonnull_type(uint8_t t)
 		return R_SOCK;
 	case R_RBUF_OR_NULL:
 		return R_RBUF;
+	case R_XSK_OR_NULL:
+		return R_OTHER;
 	}
 	return R_NONE;
 }
@@ -647,6 +662,7 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 	case R_VAL_OR_NULL:
 	case R_SOCK_OR_NULL:
 	case R_RBUF_OR_NULL:
+	case R_XSK_OR_NULL:
 		if (b->t == R_VAL_OR_NULL && b->maybe_nonnull) {
 			set_unknown(w, pc,
 				    "array lookup used without a NULL "
@@ -1765,7 +1781,8 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 		    ((m->attr.type == BPF_MAP_TYPE_DEVMAP ||
 		      m->attr.type == BPF_MAP_TYPE_DEVMAP_HASH) &&
 		     id != BPF_FUNC_map_lookup_elem) ||
-		    m->attr.type == BPF_MAP_TYPE_XSKMAP ||
+		    (m->attr.type == BPF_MAP_TYPE_XSKMAP &&
+		     id != BPF_FUNC_map_lookup_elem) ||
 		    m->attr.type == BPF_MAP_TYPE_QUEUE ||
 		    m->attr.type == BPF_MAP_TYPE_STACK) {
 			set_unknown(w, pc, "%s on this map type",
@@ -1799,6 +1816,10 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 					   .rdonly = dev || m->rdonly_prog ||
 						     (m->attr.map_flags &
 						      BPF_F_RDONLY_PROG) };
+			if (m->attr.type == BPF_MAP_TYPE_XSKMAP)
+				r0 = (struct reg){ .t = R_XSK_OR_NULL,
+						   .exact = true,
+						   .id = r0.id };
 		} else {
 			r0 = scalar(0, UINT64_MAX, false);
 		}
@@ -2046,6 +2067,8 @@ static void null_mark(struct reg *r, uint32_t id, bool isnull)
 		return;
 	if (isnull)
 		*r = konst(0);
+	else if (r->t == R_XSK_OR_NULL)
+		*r = (struct reg){ .t = R_OTHER };
 	else
 		r->t = nonnull_type(r->t);
 }

@@ -138,7 +138,8 @@ static const char test_usage[] =
 	"  --kernel        run every packet through the live kernel's\n"
 	"                  BPF_PROG_TEST_RUN too (root) and print what differs:\n"
 	"                  verdict, return value, packet, metadata, errors, and\n"
-	"                  the maps' entries at the end\n"
+	"                  the maps' entries at the end; --set, --map-size\n"
+	"                  and --map reach the kernel's copy too\n"
 	"\n"
 	"exit codes: 0 every packet ran (whatever the verdicts), 1 load error,\n"
 	"            2 bad arguments or unreadable input (or --kernel without\n"
@@ -809,12 +810,41 @@ static void warn_verifier(const struct test_state *st)
 		hr_prog_name(st->prog), r.insn, where, r.reason);
 }
 
+/* A --map NAME=KEY:VALUE whose map the kernel's copy cannot be given
+ * alike: a per-CPU map (a value a CPU, and the CPUs differ) or one whose
+ * entries are not values (devices, CPUs, programs, sockets). */
+static const char *map_kernel_cannot_take(struct test_cfg *cfg,
+					  const struct hr_object *obj)
+{
+	static char name[128];
+	const char *eq;
+	struct hr_map *m;
+	uint32_t t;
+	int i;
+
+	for (i = 0; i < cfg->nmaps; i++) {
+		eq = strchr(cfg->maps[i], '=');
+		if (!eq || (size_t)(eq - cfg->maps[i]) >= sizeof(name))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - cfg->maps[i]),
+			 cfg->maps[i]);
+		m = hr_object_find_map(obj, name);
+		if (!m)
+			continue;
+		t = hr_map_type(m);
+		if (t != BPF_MAP_TYPE_ARRAY && t != BPF_MAP_TYPE_HASH &&
+		    t != BPF_MAP_TYPE_LRU_HASH && t != BPF_MAP_TYPE_LPM_TRIE)
+			return name;
+	}
+	return NULL;
+}
+
 /* --kernel: what the comparison cannot cover is refused, saying why. */
-static int open_kernel(struct test_state *st)
+static int open_kernel(struct test_state *st, const struct hr_object *obj)
 {
 	struct test_cfg *cfg = st->cfg;
-	const char *why = NULL;
-	char *path;
+	const char *why = NULL, *map;
+	char *path, buf[256];
 	int err;
 
 	if (cfg->hints.file || cfg->hints.constant || cfg->hints.device ||
@@ -822,11 +852,17 @@ static int open_kernel(struct test_state *st)
 		why = "the program reads RX hints: the kernel takes the "
 		      "metadata kfuncs only in device-bound programs, which "
 		      "BPF_PROG_TEST_RUN cannot run";
-	else if (cfg->nmaps || cfg->load.nsets || cfg->load.nsizes ||
-		 cfg->load.pin_dir)
-		why = "--map, --set, --map-size and --pin-dir are headroom's "
-		      "alone; the kernel's copy starts as the object says";
-	else if (cfg->fib)
+	else if (cfg->load.pin_dir)
+		why = "--pin-dir shares headroom's pinned maps; the kernel's "
+		      "copy starts as the object says";
+	else if ((map = map_kernel_cannot_take(cfg, obj))) {
+		snprintf(buf, sizeof(buf),
+			 "--map %s: a %s map's entries are headroom's alone",
+			 map,
+			 hr_map_type_name(
+				 hr_map_type(hr_object_find_map(obj, map))));
+		why = buf;
+	} else if (cfg->fib)
 		why = "the FIB options fill headroom's tables; the kernel "
 		      "looks up its own";
 	else if (cfg->have_tunnel)
@@ -843,7 +879,7 @@ static int open_kernel(struct test_state *st)
 	path = hr_cli_spec_file(cfg->spec);
 	if (!path)
 		return HR_EXIT_USAGE;
-	err = test_kernel_open(path, hr_prog_name(st->prog), st->xdp,
+	err = test_kernel_open(path, hr_prog_name(st->prog), st->xdp, obj,
 			       &st->kernel);
 	free(path);
 	if (err == -EPERM || err == -ENOENT || err == -ENOMEM)
@@ -913,13 +949,14 @@ int hr_cmd_test(int argc, char **argv)
 	}
 	warn_verifier(&st);
 	if (cfg.kernel) {
-		rc = open_kernel(&st);
+		rc = open_kernel(&st, obj);
 		if (rc)
 			goto out;
 	}
 	if (cfg.events)
 		watch_events(&cfg, obj);
-	if (hr_cli_map_preload(obj, cfg.maps, cfg.nmaps) || open_out(&st)) {
+	if (hr_cli_map_preload(obj, cfg.maps, cfg.nmaps) || open_out(&st) ||
+	    (st.kernel && test_kernel_take_maps(st.kernel, obj))) {
 		rc = HR_EXIT_USAGE;
 		goto out;
 	}

@@ -309,12 +309,18 @@ const char *hr_cli_ctx_prepare(const struct hr_cli_ctx *c, uint32_t meta_len,
 		if (in->md.data && in->md.data != meta_len)
 			return "bpf_prog_test_run_xdp: 'data' is the metadata "
 			       "length (the --meta bytes): -EINVAL";
-		if (in->md.data_end && in->md.data_end != meta_len + len)
-			return "bpf_prog_test_run_xdp: 'data_end' must be the "
-			       "size of data_in (metadata and packet): "
-			       "-EINVAL";
+		/* 6.18 reads data_end as the end of the linear part (the
+		 * rest of the packet goes to fragments); 0 here means not
+		 * given: all of it, as far as a frame holds. */
+		if (in->md.data_end > meta_len + len)
+			return "bpf_prog_test_run_xdp: 'data_end' is past the "
+			       "end of data_in (metadata and packet): -EINVAL";
+		if (in->md.data_end && in->md.data_end < meta_len)
+			return "bpf_prog_test_run_xdp: 'data_end' is before "
+			       "'data' (the metadata's end): -EINVAL";
 		in->md.data = meta_len;
-		in->md.data_end = meta_len + len;
+		if (!in->md.data_end)
+			in->md.data_end = meta_len + len;
 		return NULL;
 	}
 	if (meta_len)

@@ -40,8 +40,61 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
+/* Maps whose entries both sides hold alike, value for value (per-CPU
+ * maps hold a value a CPU, and the CPUs differ). */
+static bool comparable(enum bpf_map_type t)
+{
+	return t == BPF_MAP_TYPE_ARRAY || t == BPF_MAP_TYPE_HASH ||
+	       t == BPF_MAP_TYPE_LRU_HASH || t == BPF_MAP_TYPE_LPM_TRIE;
+}
+
+/*
+ * Before the load, the kernel's object takes what headroom's options
+ * changed in headroom's: each map's max_entries (--map-size) and the
+ * global data sections' bytes (--set), so both start alike.
+ */
+static int take_layout(struct test_kernel *k, const struct hr_object *obj)
+{
+	struct bpf_map *km;
+	uint32_t zero = 0;
+	int err;
+
+	bpf_object__for_each_map(km, k->obj)
+	{
+		struct hr_map *hm = hr_object_find_map(obj, bpf_map__name(km));
+		size_t size = 0;
+		void *init;
+
+		if (!hm)
+			continue;
+		if (!bpf_map__is_internal(km)) {
+			if (hr_map_max_entries(hm) == bpf_map__max_entries(km))
+				continue;
+			err = bpf_map__set_max_entries(km,
+						       hr_map_max_entries(hm));
+			if (err)
+				return err;
+			continue;
+		}
+		/* .kconfig and friends are the kernel's to fill. */
+		if (!bpf_map__initial_value(km, &size) ||
+		    size != hr_map_value_size(hm))
+			continue;
+		init = malloc(size);
+		if (!init)
+			return -ENOMEM;
+		err = hr_map_lookup_elem(hm, &zero, init);
+		if (!err)
+			err = bpf_map__set_initial_value(km, init, size);
+		free(init);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int test_kernel_open(const char *path, const char *prog, bool xdp,
-		     struct test_kernel **out)
+		     const struct hr_object *hobj, struct test_kernel **out)
 {
 	struct test_kernel *k = calloc(1, sizeof(*k));
 	libbpf_print_fn_t old = libbpf_set_print(quiet);
@@ -80,6 +133,14 @@ int test_kernel_open(const char *path, const char *prog, bool xdp,
 	/* The type headroom runs it as (iproute2's section names). */
 	bpf_program__set_type(want, xdp ? BPF_PROG_TYPE_XDP :
 					  BPF_PROG_TYPE_SCHED_CLS);
+	err = take_layout(k, hobj);
+	if (err) {
+		fprintf(stderr,
+			"headroom test --kernel: %s: the kernel's maps cannot "
+			"take headroom's sizes and global data: %s\n",
+			path, strerror(-err));
+		goto fail;
+	}
 	err = bpf_object__load(k->obj);
 	if (err == -EPERM) {
 		fprintf(stderr,
@@ -335,6 +396,63 @@ out:
 	return same;
 }
 
+/* Every entry of headroom's @hm put in the kernel's @km (an array's
+ * zeroes are already there). */
+static int copy_map(struct bpf_map *km, struct hr_map *hm)
+{
+	uint32_t ks = hr_map_key_size(hm), vs = hr_map_value_size(hm);
+	uint8_t *key = calloc(1, ks), *next = calloc(1, ks);
+	uint8_t *val = calloc(1, vs), *zero = calloc(1, vs);
+	bool array = bpf_map__type(km) == BPF_MAP_TYPE_ARRAY;
+	int err = -ENOMEM, fd = bpf_map__fd(km);
+	bool first = true;
+
+	if (!key || !next || !val || !zero)
+		goto out;
+	err = 0;
+	while (!err && !hr_map_get_next_key(hm, first ? NULL : key, next)) {
+		first = false;
+		memcpy(key, next, ks);
+		if (hr_map_lookup_elem(hm, key, val) ||
+		    (array && !memcmp(val, zero, vs)))
+			continue;
+		if (bpf_map_update_elem(fd, key, val, BPF_ANY))
+			err = -errno;
+	}
+out:
+	free(key);
+	free(next);
+	free(val);
+	free(zero);
+	return err;
+}
+
+int test_kernel_take_maps(struct test_kernel *k, const struct hr_object *obj)
+{
+	struct bpf_map *km;
+	int err;
+
+	bpf_object__for_each_map(km, k->obj)
+	{
+		struct hr_map *hm = hr_object_find_map(obj, bpf_map__name(km));
+
+		if (!hm || bpf_map__is_internal(km) ||
+		    !comparable(bpf_map__type(km)) ||
+		    hr_map_key_size(hm) != bpf_map__key_size(km) ||
+		    hr_map_value_size(hm) != bpf_map__value_size(km))
+			continue;
+		err = copy_map(km, hm);
+		if (err) {
+			fprintf(stderr,
+				"headroom test --kernel: map %s: the kernel "
+				"refuses headroom's entries: %s\n",
+				bpf_map__name(km), strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
 bool test_kernel_maps(struct test_kernel *k, const struct hr_object *obj,
 		      bool json)
 {
@@ -348,8 +466,7 @@ bool test_kernel_maps(struct test_kernel *k, const struct hr_object *obj,
 
 		if (!hm || bpf_map__is_internal(km))
 			continue;
-		if (t != BPF_MAP_TYPE_ARRAY && t != BPF_MAP_TYPE_HASH &&
-		    t != BPF_MAP_TYPE_LRU_HASH && t != BPF_MAP_TYPE_LPM_TRIE) {
+		if (!comparable(t)) {
 			if (!json)
 				printf("map %s: %s maps not compared\n",
 				       bpf_map__name(km),

@@ -18,11 +18,15 @@ struct hr_cli_ctx;
 union hr_cli_ctx_buf;
 
 /* Loads program @prog of the object at @path into the kernel (@xdp: as
- * XDP, else SCHED_CLS) into *@out; 0, or -errno after a message saying
- * why (-EPERM: not privileged; else refused, with the verifier's first
- * error line). */
+ * XDP, else SCHED_CLS) into *@out, its maps sized and its global data set
+ * as headroom's @hobj has them (--map-size, --set); 0, or -errno after a
+ * message saying why (-EPERM: not privileged; else refused, with the
+ * verifier's first error line). */
 int test_kernel_open(const char *path, const char *prog, bool xdp,
-		     struct test_kernel **out);
+		     const struct hr_object *hobj, struct test_kernel **out);
+/* Puts the entries headroom's maps hold now (--map) in the kernel's maps
+ * of the same name that both sides compare; 0 or -errno, said. */
+int test_kernel_take_maps(struct test_kernel *k, const struct hr_object *obj);
 void test_kernel_close(struct test_kernel *k);
 
 /* headroom's answer for one packet, to compare. */

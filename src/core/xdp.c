@@ -2,7 +2,7 @@
 /*
  * xdp_buff adjustment and the buff <-> frame conversions, with the checks,
  * error codes and their order as in net/core/filter.c and include/net/xdp.h
- * (linear buffers only: headroom has no multi-buffer support).
+ * (multi-buffer tails and bpf_xdp_pull_data are in xdp_frags.c).
  *
  * Bounds are computed on signed 64-bit addresses rather than pointers: a
  * program may pass any int, and an out-of-range pointer sum is undefined
@@ -64,6 +64,9 @@ int hr_xdp_adjust_tail(struct hr_xdp_buff *xdp, int offset)
 {
 	int64_t data_end = addr(xdp->data_end) + offset;
 
+	/* A multi-buffer packet's tail is its last fragment's. */
+	if (hr_xdp_has_frags(xdp))
+		return hr_xdp_frags_adjust_tail(xdp, offset);
 	/* The hard end already leaves room for skb_shared_info. */
 	if (data_end > addr(hr_xdp_hard_end(xdp)))
 		return -EINVAL;

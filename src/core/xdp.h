@@ -86,6 +86,10 @@ struct hr_rxq_info {
 	bool meta_supported;
 	void *dev; /* the receiving device, for hints */
 	const struct hr_xdp_metadata_ops *meta_ops; /* NULL: no hints */
+	/* xdp_rxq_info.frag_size: the size of the buffers fragments live
+	 * in, which bounds their growth; 0 when the device does not say
+	 * (a multi-buffer tail then cannot grow: -EOPNOTSUPP). */
+	uint32_t frag_size;
 };
 
 struct hr_xdp_buff {
@@ -123,9 +127,16 @@ _Static_assert(sizeof(struct hr_xdp_frame) == 40, "struct xdp_frame is 40");
 #define HR_XDP_FLAGS_HAS_FRAGS (1u << 0) /* XDP_FLAGS_HAS_FRAGS */
 
 struct hr_xdp_frag {
-	uint8_t *addr;
+	uint8_t *addr; /* the frame it lives in (what goes back to a pool) */
 	uint32_t size;
+	uint32_t off; /* skb_frag_off: its data starts at addr + off */
 };
+
+/* skb_frag_address */
+static inline uint8_t *hr_xdp_frag_data(const struct hr_xdp_frag *frag)
+{
+	return frag->addr + frag->off;
+}
 
 struct hr_xdp_shinfo {
 	uint32_t nr_frags;
@@ -219,6 +230,10 @@ static inline bool hr_xdp_metalen_invalid(unsigned long metalen)
 int hr_xdp_adjust_meta(struct hr_xdp_buff *xdp, int delta);
 int hr_xdp_adjust_head(struct hr_xdp_buff *xdp, int offset);
 int hr_xdp_adjust_tail(struct hr_xdp_buff *xdp, int offset);
+/* bpf_xdp_adjust_tail on a multi-buffer buff (xdp_frags.c). */
+int hr_xdp_frags_adjust_tail(struct hr_xdp_buff *xdp, int offset);
+/* bpf_xdp_pull_data: the first @len bytes made linear (xdp_frags.c). */
+int hr_xdp_pull_data(struct hr_xdp_buff *xdp, uint32_t len);
 
 /*
  * xdp_convert_buff_to_frame: NULL when the headroom cannot hold the frame

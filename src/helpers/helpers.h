@@ -44,6 +44,7 @@ extern const struct hr_helper hr_helper_redirect_map; /* 51 */
 
 /* XDP RX metadata kfuncs (kfuncs_xdp.c). */
 extern const struct hr_kfunc hr_kfunc_xdp_metadata_rx_hash;
+extern const struct hr_kfunc hr_kfunc_xdp_pull_data;
 extern const struct hr_kfunc hr_kfunc_xdp_metadata_rx_timestamp;
 extern const struct hr_kfunc hr_kfunc_xdp_metadata_rx_vlan_tag;
 

@@ -10,6 +10,7 @@
 
 #include "progs/ctx.h"
 #include "helpers/helpers.h"
+#include "helpers/xdp_bytes.h"
 
 /* The kernel limits offset and length to 16 bits in bpf_xdp_pointer. */
 #define HR_XDP_BYTES_MAX 0xffffu
@@ -53,9 +54,13 @@ static uint64_t xdp_adjust_tail(uint64_t r1, uint64_t offset, uint64_t r3,
 			   hr_xdp_adjust_tail(xdp_ctx(run)->xdp, (int)offset));
 }
 
-static uint32_t buff_len(const struct hr_xdp_buff *xdp)
+/* The bpf_xdp_pull_data kfunc (6.18): the packet's first @len bytes made
+ * linear, from its fragments; r1 is the context. */
+static uint64_t xdp_pull_data(uint64_t r1, uint64_t len, uint64_t r3,
+			      uint64_t r4, uint64_t r5, struct hr_run *run)
 {
-	return (uint32_t)((uint8_t *)xdp->data_end - (uint8_t *)xdp->data);
+	return adjust_done(run,
+			   hr_xdp_pull_data(xdp_ctx(run)->xdp, (uint32_t)len));
 }
 
 static uint64_t xdp_get_buff_len(uint64_t r1, uint64_t r2, uint64_t r3,
@@ -65,25 +70,16 @@ static uint64_t xdp_get_buff_len(uint64_t r1, uint64_t r2, uint64_t r3,
 }
 
 /*
- * bpf_xdp_pointer for a linear buff: -EFAULT for an offset or length past
- * 16 bits, -EINVAL past the packet, else 0 with *@p set.
+ * bpf_xdp_load_bytes / bpf_xdp_store_bytes: -EFAULT for an offset or
+ * length past 16 bits, -EINVAL past the packet (its fragments counted),
+ * else the bytes copied, straight when they lie in one buffer
+ * (bpf_xdp_pointer) and across buffers otherwise (bpf_xdp_copy_buf).
  */
-static int xdp_pointer(const struct hr_xdp_buff *xdp, uint32_t offset,
-		       uint32_t len, uint8_t **p)
-{
-	if (offset > HR_XDP_BYTES_MAX || len > HR_XDP_BYTES_MAX)
-		return -EFAULT;
-	if (offset + len > buff_len(xdp))
-		return -EINVAL;
-	*p = (uint8_t *)xdp->data + offset;
-	return 0;
-}
-
 static uint64_t xdp_copy_bytes(struct hr_run *run, uint32_t offset,
 			       uint64_t buf, uint32_t len, bool store)
 {
+	const struct hr_xdp_buff *xdp = xdp_ctx(run)->xdp;
 	uint8_t *pkt, *mem = NULL;
-	int err;
 
 	/* The verifier checks the buffer before the call can fail. */
 	if (len) {
@@ -91,10 +87,14 @@ static uint64_t xdp_copy_bytes(struct hr_run *run, uint32_t offset,
 		if (!mem)
 			return 0;
 	}
-	err = xdp_pointer(xdp_ctx(run)->xdp, offset, len, &pkt);
-	if (err)
-		return ret_int(err);
-	if (store)
+	if (offset > HR_XDP_BYTES_MAX || len > HR_XDP_BYTES_MAX)
+		return ret_int(-EFAULT);
+	if ((uint64_t)offset + len > hr_xdp_buff_len(xdp))
+		return ret_int(-EINVAL);
+	pkt = hr_xdp_pointer(xdp, offset, len);
+	if (!pkt)
+		hr_xdp_copy_buf(xdp, offset, mem, len, store);
+	else if (store)
 		memmove(pkt, mem, len);
 	else
 		memmove(mem, pkt, len);
@@ -129,6 +129,11 @@ const struct hr_helper hr_helper_xdp_adjust_tail = {
 	.id = 65,
 	.name = "bpf_xdp_adjust_tail",
 	.fn = xdp_adjust_tail,
+};
+
+const struct hr_kfunc hr_kfunc_xdp_pull_data = {
+	.name = "bpf_xdp_pull_data",
+	.fn = xdp_pull_data,
 };
 
 const struct hr_helper hr_helper_xdp_get_buff_len = {

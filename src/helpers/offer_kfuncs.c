@@ -151,7 +151,7 @@ const struct hr_offer hr_kfunc_offer[] = {
 	{ .name = "bpf_xdp_metadata_rx_hash", .types = X },
 	{ .name = "bpf_xdp_metadata_rx_timestamp", .types = X },
 	{ .name = "bpf_xdp_metadata_rx_vlan_tag", .types = X },
-	{ .name = "bpf_xdp_pull_data", .types = X, .why = WHY_TODO },
+	{ .name = "bpf_xdp_pull_data", .types = X },
 	{ .name = "bpf_xdp_xfrm_state_release", .types = X, .why = WHY_XFRM },
 };
 

@@ -37,7 +37,7 @@ static inline void hr_xdp_copy_buf(const struct hr_xdp_buff *xdp, uint32_t off,
 		if (!len || !hr_xdp_has_frags(xdp) || i >= si->nr_frags)
 			return;
 		base += plen;
-		p = si->frags[i].addr;
+		p = hr_xdp_frag_data(&si->frags[i]);
 		plen = si->frags[i].size;
 		i++;
 	}
@@ -60,7 +60,7 @@ static inline void *hr_xdp_pointer(const struct hr_xdp_buff *xdp, uint32_t off,
 		off -= size;
 		for (i = 0; i < si->nr_frags; i++) {
 			if (off < si->frags[i].size) {
-				addr = si->frags[i].addr;
+				addr = hr_xdp_frag_data(&si->frags[i]);
 				size = si->frags[i].size;
 				break;
 			}

@@ -330,7 +330,8 @@ static void hr_xsk_copy(struct hr_xsk *xs, uint8_t *to,
 		uint32_t i, off = lin;
 
 		for (i = 0; i < si->nr_frags; i++) {
-			memcpy(to + off, si->frags[i].addr, si->frags[i].size);
+			memcpy(to + off, hr_xdp_frag_data(&si->frags[i]),
+			       si->frags[i].size);
 			off += si->frags[i].size;
 		}
 	}

@@ -58,13 +58,10 @@ static const struct hr_helper *xdp_helper(int id)
 }
 
 static const struct hr_kfunc *const xdp_kfuncs[] = {
-	&hr_kfunc_xdp_metadata_rx_timestamp,
-	&hr_kfunc_xdp_metadata_rx_hash,
-	&hr_kfunc_xdp_metadata_rx_vlan_tag,
-	&hr_kfunc_dynptr_from_xdp,
-	&hr_kfunc_dynptr_slice,
-	&hr_kfunc_dynptr_slice_rdwr,
-	NULL,
+	&hr_kfunc_xdp_metadata_rx_timestamp, &hr_kfunc_xdp_metadata_rx_hash,
+	&hr_kfunc_xdp_metadata_rx_vlan_tag,  &hr_kfunc_xdp_pull_data,
+	&hr_kfunc_dynptr_from_xdp,	     &hr_kfunc_dynptr_slice,
+	&hr_kfunc_dynptr_slice_rdwr,	     NULL,
 };
 
 static const struct hr_kfunc *xdp_kfunc(const char *name)

@@ -77,6 +77,7 @@ static int add_frags(struct hr_xdp_buff *xdp, const uint8_t *in, uint32_t off,
 		frag = &sinfo->frags[sinfo->nr_frags++];
 		frag->addr = page;
 		frag->size = len;
+		frag->off = 0;
 		memcpy(page, in + off, len);
 		sinfo->frags_size += len;
 		off += len;
@@ -126,7 +127,7 @@ static int finish_frags(struct hr_test_run_opts *o, struct hr_xdp_buff *xdp,
 			if (n > copy - off)
 				n = copy - off;
 			memcpy((uint8_t *)o->data_out + off,
-			       sinfo->frags[i].addr, n);
+			       hr_xdp_frag_data(&sinfo->frags[i]), n);
 			off += n;
 		}
 	}
@@ -140,7 +141,9 @@ int hr_xdp_test_run(struct hr_prog *prog, struct hr_test_run_opts *o)
 {
 	uint32_t headroom = HR_XDP_PACKET_HEADROOM, meta_sz = 0;
 	uint32_t linear = o->data_size_in, max_sz, retval = 0, duration = 0;
-	struct hr_rxq_info rxq = { .meta_supported = true };
+	/* lo's queue 0, whose frag_size the test run sets to a page. */
+	struct hr_rxq_info rxq = { .meta_supported = true,
+				   .frag_size = HR_FRAME_SIZE };
 	struct hr_rx_hints hints;
 	struct hr_xdp_buff xdp;
 	struct hr_xdp_ctx c;

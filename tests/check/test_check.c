@@ -17,6 +17,7 @@
 
 #include "check/check.h"
 #include "harness.h"
+#include "kernel_side.h"
 #include "headroom/object.h"
 #include "progs/prog.h"
 
@@ -200,6 +201,7 @@ static void check_progs_dir(void)
 {
 	static char out[1 << 16];
 	unsigned int n[3][2] = { { 0 } }; /* [ours][kernel accept/reject] */
+	unsigned int host = 0;
 	char cmd[16384], *line, *save;
 	struct dirent *de;
 	DIR *d = opendir(t_progs_dir());
@@ -231,13 +233,21 @@ static void check_progs_dir(void)
 			}
 			ours = json_object_get_string(v);
 			ks = json_object_get_string(kv);
+			json_object_object_get_ex(j, "reason", &r);
+			json_object_object_get_ex(j, "kernel_reason", &kr);
+			/* A host difference (kernel_side.h): the kernel's
+			 * verdict is not 6.18's. */
+			if (!strcmp(ks, "reject") &&
+			    t_host_refusal_line(json_object_get_string(kr))) {
+				host++;
+				json_object_put(j);
+				continue;
+			}
 			o = !strcmp(ours, "accept") ? 0 :
 			    !strcmp(ours, "reject") ? 1 :
 						      2;
 			k = !strcmp(ks, "reject");
 			n[o][k]++;
-			json_object_object_get_ex(j, "reason", &r);
-			json_object_object_get_ex(j, "kernel_reason", &kr);
 			CHECK(o == 2 || o == k, "%s: predicted %s, kernel %s",
 			      line, ours, ks);
 			if (o == 1 && k)
@@ -255,6 +265,9 @@ static void check_progs_dir(void)
 	       "reason), unknown %u, accept %u\n",
 	       n[0][0] + n[1][0] + n[2][0], n[0][0], n[2][0], n[1][0],
 	       n[0][1] + n[1][1] + n[2][1], n[1][1], n[2][1], n[0][1]);
+	if (host)
+		printf("build/progs: %u programs not compared: %s\n", host,
+		       t_host_note());
 	CHECK(n[0][0] > 0 && n[1][1] > 0, "both verdicts met");
 }
 

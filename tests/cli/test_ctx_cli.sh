@@ -8,10 +8,12 @@
 # named; XDP's rx_queue_index rule holds. Prints a RESULT line.
 BUILD=${BUILD:-build}
 make --no-print-directory BUILD="$BUILD" -j2 "$BUILD/bin/headroom" \
-	"$BUILD/progs/run_tc.o" "$BUILD/progs/bench_parse.o" >/dev/null 2>&1
+	"$BUILD/progs/run_tc.o" "$BUILD/progs/bench_parse.o" \
+	"$BUILD/progs/xdp_frags.o" >/dev/null 2>&1
 H=$BUILD/bin/headroom
 T=$BUILD/progs/run_tc.o
 X=$BUILD/progs/bench_parse.o
+F=$BUILD/progs/xdp_frags.o:frag_pull
 D=$(mktemp -d /tmp/hr-ctx-cli-XXXXXX)
 trap 'rm -rf "$D"' EXIT INT TERM
 P=0200000000020200000000010800450000140000000040110000c0a80001c0a80002000000000000000000000000000000000000000000000000
@@ -51,5 +53,18 @@ echo '{"rx_queue_index": 1}' > "$D/xq.json"
 out=$("$H" test "$X" --hex $P --ctx-in "$D/xq.json" 2>&1)
 [ $? = 2 ] && echo "$out" | grep -q "rx_queue_index needs ingress_ifindex"
 check "xdp rx_queue_index without ingress_ifindex: $out" $?
+# 6.18: data_end below the packet's size is the linear part's end, the
+# rest in fragments (xdp.frags); past it the kernel's -EINVAL.
+echo '{"data_end": 20}' > "$D/lin.json"
+out=$("$H" test "$F" --hex $P --hex 0000000000000000000000000800140000000000 \
+	--ctx-in "$D/lin.json" --ctx-out "$D/lin.out" 2>&1)
+grep -q '"index":0,"data":0,"data_end":20' "$D/lin.out" &&
+	echo "$out" | grep -q '^packet 0: .*retval 122$' &&
+	echo "$out" | grep -q '^packet 1: .*retval 1$'
+check "xdp data_end as the linear size: $out $(cat "$D/lin.out")" $?
+echo '{"data_end": 100}' > "$D/far.json"
+out=$("$H" test "$F" --hex $P --ctx-in "$D/far.json" 2>&1)
+echo "$out" | grep -q "'data_end' is past the end of data_in"
+check "xdp data_end past the packet: $out" $?
 echo "RESULT passed=$ok failed=$bad"
 [ "$bad" = 0 ]

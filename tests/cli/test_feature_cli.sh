@@ -97,8 +97,20 @@ fi
 if [ "$(id -u)" = 0 ]; then
 	out=$("$H" feature --kernel 2>&1)
 	rc=$?
-	[ $rc = 0 ] && [ "$(echo "$out" | grep -c ': live kernel probed for [0-9]* helpers and kfuncs: 0 differ from the table$')" = 2 ]
+	# A host difference (tests/lib/kernel_side.h): some kernel builds
+	# refuse bpf_xdp_adjust_meta to XDP programs, which 6.18 offers.
+	# That line alone may differ, and is counted as differing.
+	host='xdp: helper bpf_xdp_adjust_meta#54: the live kernel refuses it; the table says it is offered'
+	nhost=$(echo "$out" | grep -cxF "$host")
+	other=$(echo "$out" | grep -v ': live kernel probed for ' |
+		grep -vxF "$host" | grep -c .)
+	want=0
+	[ "$nhost" = 0 ] || want=4
+	[ $rc = $want ] && [ "$other" = 0 ] &&
+		echo "$out" | grep -q "^xdp: live kernel probed for [0-9]* helpers and kfuncs: $nhost differ from the table$" &&
+		echo "$out" | grep -q '^tc: live kernel probed for [0-9]* helpers and kfuncs: 0 differ from the table$'
 	check "the live kernel agrees with the table (rc $rc): $out" $?
+	[ "$nhost" = 0 ] || echo "note: this host's kernel refuses bpf_xdp_adjust_meta to XDP programs (mainline 6.18 offers it)"
 else
 	echo "SKIP: headroom feature --kernel needs root"
 	[ "${HEADROOM_REQUIRE_KERNEL:-0}" = 1 ] && check "--kernel skipped under HEADROOM_REQUIRE_KERNEL=1" 1

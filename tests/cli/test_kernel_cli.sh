@@ -6,8 +6,10 @@
 # packet but leaves a random number in its map differs in the map; a tc
 # program's context out (given one in) is the kernel's; one the
 # kernel's verifier refuses differs with the kernel's reason and line;
-# a hint program and headroom-only options are refused saying why (exit
-# 2), and so is a user without privileges. Prints a RESULT line.
+# --set, --map and --map-size reach the kernel's copy too (a step and
+# entries that make the maps differ unless they do); a hint program,
+# --pin-dir and --map into a per-CPU map are refused saying why (exit 2),
+# and so is a user without privileges. Prints a RESULT line.
 BUILD=${BUILD:-build}
 if [ "$(id -u)" != 0 ]; then
 	echo "SKIP: headroom test --kernel needs root"
@@ -41,7 +43,12 @@ run verdict_json "$P/kernel_differs.o:random_verdict" --hex $X --kernel --json
 run store "$P/kernel_differs.o:random_store" --hex $X --kernel
 run refused "$BUILD/verifier/pkt_nocheck.o:bad_pkt_nocheck" --hex $X --kernel
 run hints "$P/dev_hints.o" --hex $X --kernel
-run set "$P/kernel_differs.o:random_store" --hex $X --kernel --map-size seen=2
+run opts "$P/kernel_differs.o:options" --hex $X --hex $X --kernel --dump-maps \
+	--set ret_code=3 --set step=5 --map which=00000000:07000000 \
+	--map counts=07000000:0a00000000000000 --map-size counts=16
+run pin "$P/kernel_differs.o:options" --hex $X --kernel --pin-dir "$D"
+run percpu "$P/kernel_differs.o:options" --hex $X --kernel \
+	--map per_cpu=00000000:0100000000000000
 setpriv --reuid=65534 --regid=65534 --clear-groups "$H" test \
 	"$P/bench_parse.o" --hex $X --kernel > "$D/nobody" 2>&1
 echo $? > "$D/nobody.rc"
@@ -68,8 +75,18 @@ check "kernel's reason: $(cat $D/refused)" $?
 has refused "pkt_nocheck.bpf.c:8"; check "kernel's line" $?
 rc hints 2; check "hint program exits $(cat $D/hints.rc)" $?
 has hints "not compared: the program reads RX hints"; check "hints why" $?
-rc set 2; check "--map-size exits $(cat $D/set.rc)" $?
-has set "headroom's alone"; check "--map-size why" $?
+rc opts 0; check "--set, --map, --map-size on both sides: $(cat $D/opts)" $?
+[ "$(grep -c '^packet [01]: XDP_TX retval 3$' "$D/opts")" = 2 ]
+check "--set ret_code=3 in headroom" $?
+has opts "2 packets compared, 0 differ; maps agree"; check "opts summary" $?
+has opts "max_entries 16"; check "--map-size taken" $?
+has opts "key: (__u32)7  value: (__u64)20"
+check "10 + 2 x step 5 = 20 in headroom, and so in the kernel" $?
+rc pin 2; check "--pin-dir exits $(cat $D/pin.rc)" $?
+has pin "not compared: --pin-dir"; check "--pin-dir why" $?
+rc percpu 2; check "--map into a per-CPU map exits $(cat $D/percpu.rc)" $?
+has percpu "--map per_cpu: a BPF_MAP_TYPE_PERCPU_ARRAY map's entries are headroom's alone"
+check "--map per-CPU why: $(cat $D/percpu)" $?
 rc nobody 2; check "unprivileged exits $(cat $D/nobody.rc)" $?
 has nobody "needs root"; check "unprivileged why: $(cat $D/nobody)" $?
 echo "RESULT passed=$ok failed=$bad"

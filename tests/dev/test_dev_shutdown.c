@@ -180,9 +180,8 @@ int main(void)
 	one(SIGTERM);
 	one(SIGKILL);
 	dv_cleanup();
-	CHECK(system("ip netns list | grep -q hr-devices-") != 0 ||
-		      !strstr(nsh, "hr-devices"),
-	      "namespaces gone");
+	snprintf(why, sizeof(why), "ip netns list | grep -q %s", nsp);
+	CHECK(system(why) != 0, "namespace %s gone", nsp);
 	snprintf(why, sizeof(why), "ip netns list | grep -q %s", nsh);
 	CHECK(system(why) != 0, "namespace %s gone", nsh);
 	return t_done();

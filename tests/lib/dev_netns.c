@@ -17,6 +17,7 @@
 #include <linux/sockios.h>
 
 #include "dev_netns.h"
+#include "raw_send.h"
 #include "harness.h"
 #include "kernel_side.h"
 #include "headroom/object.h"
@@ -167,27 +168,27 @@ struct hr_object *dv_hopen(const char *name)
 	return o;
 }
 
+/* A 60-byte broadcast frame of EtherType *(uint16_t *)@arg, numbered
+ * @i in its first payload byte. */
+static uint32_t numbered_frame(void *arg, unsigned int i, uint8_t *buf,
+			       uint32_t cap)
+{
+	uint16_t proto = *(uint16_t *)arg;
+
+	if (cap < 60)
+		return 0;
+	memset(buf, 0, 60);
+	memset(buf, 0xff, 6);
+	buf[6] = 0x02;
+	buf[11] = 2;
+	buf[12] = (uint8_t)(proto >> 8);
+	buf[13] = (uint8_t)proto;
+	buf[14] = (uint8_t)i;
+	return 60;
+}
+
 int dv_send_frames(const char *ifname, int n, uint16_t proto)
 {
-	struct sockaddr_ll to = { .sll_family = AF_PACKET };
-	uint8_t frame[60] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02 };
-	int i, fd, err = 0;
-
-	frame[11] = 2;
-	frame[12] = (uint8_t)(proto >> 8);
-	frame[13] = (uint8_t)proto;
-	to.sll_ifindex = (int)if_nametoindex(ifname);
-	if (to.sll_ifindex <= 0)
-		return -ENODEV;
-	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	for (i = 0; i < n && !err; i++) {
-		frame[14] = (uint8_t)i;
-		if (sendto(fd, frame, sizeof(frame), 0, (void *)&to,
-			   sizeof(to)) != (ssize_t)sizeof(frame))
-			err = errno ? -errno : -EIO;
-	}
-	close(fd);
-	return err;
+	return t_raw_send((int)if_nametoindex(ifname), numbered_frame, &proto,
+			  n < 0 ? 0 : (unsigned int)n);
 }

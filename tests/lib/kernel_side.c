@@ -56,8 +56,6 @@ struct bpf_object *t_kopen(const char *name)
 
 static char probe_log[1 << 14];
 
-static bool t_host_refusal_log(int err, const char *log);
-
 static int probe_load(const struct btf *vm, const char *slice_fn)
 {
 	int from = btf__find_by_name_kind(vm, "bpf_dynptr_from_xdp",
@@ -92,50 +90,148 @@ static int probe_load(const struct btf *vm, const char *slice_fn)
 	return 0;
 }
 
+/* The control and the probe for the helper refusal: an XDP program
+ * moving its data (adjust_head) or its metadata (adjust_meta) by -4. */
+static int probe_helper(int id)
+{
+	struct bpf_insn insns[] = {
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, -4),
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, id),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_PASS),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = probe_log,
+		    .log_size = sizeof(probe_log), .log_level = 1);
+	int fd;
+
+	probe_log[0] = '\0';
+	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "hr_probe", "GPL", insns,
+			   sizeof(insns) / sizeof(insns[0]), &opts);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/* The refusals of this host's kernel that mainline 6.18 does not make,
+ * each with the error and verifier line it loads with. */
+static struct host_rule {
+	int err;
+	const char *line;
+	const char *note;
+	bool refused;
+} host_rules[] = {
+	{ -EPERM, T_HOST_KFUNC "() is not allowed\n",
+	  "every program calling " T_HOST_KFUNC " (EPERM, \"" T_HOST_KFUNC
+	  "() is not allowed\"; the read-only bpf_dynptr_slice loads)" },
+	{ -EINVAL, "cannot use helper " T_HOST_HELPER "#54\n",
+	  "every XDP program calling " T_HOST_HELPER " (EINVAL, \"program "
+	  "of this type cannot use helper " T_HOST_HELPER "#54\"; "
+	  "bpf_xdp_adjust_head loads)" },
+};
+
+#define N_HOST_RULES (sizeof(host_rules) / sizeof(host_rules[0]))
+
 static int host_probed = -1; /* -1 not yet, then 0 or 1 */
-static char host_note[256];
+static char host_note[512];
+
+static bool rule_matches(const struct host_rule *r, int err, const char *log)
+{
+	return err == r->err && log && strstr(log, r->line);
+}
+
+/* Each rule's probe, against its control: when the control does not
+ * load either, the probe proves nothing and the kernel counts as not
+ * refusing (its tests then fail as they would). */
+static void host_probe(void)
+{
+	struct btf *vm;
+	size_t n = 0;
+	unsigned int i;
+	int ro, rw;
+
+	host_probed = 0;
+	vm = btf__load_vmlinux_btf();
+	if (vm) {
+		ro = probe_load(vm, "bpf_dynptr_slice");
+		rw = probe_load(vm, T_HOST_KFUNC);
+		host_rules[0].refused =
+			!ro && rule_matches(&host_rules[0], rw, probe_log);
+		btf__free(vm);
+	}
+	ro = probe_helper(BPF_FUNC_xdp_adjust_head);
+	rw = probe_helper(BPF_FUNC_xdp_adjust_meta);
+	host_rules[1].refused = !ro &&
+				rule_matches(&host_rules[1], rw, probe_log);
+	for (i = 0; i < N_HOST_RULES; i++) {
+		if (!host_rules[i].refused)
+			continue;
+		host_probed = 1;
+		n += (size_t)snprintf(host_note + n, sizeof(host_note) - n,
+				      "%s%s", n ? "; and " : "",
+				      host_rules[i].note);
+		if (n >= sizeof(host_note))
+			n = sizeof(host_note) - 1;
+	}
+	if (host_probed)
+		snprintf(host_note + n, sizeof(host_note) - n,
+			 ": this kernel refuses it at load, a restriction of "
+			 "this host's kernel build");
+}
 
 bool t_host_refuses_kfunc(void)
 {
-	struct btf *vm;
-	int ro, rw;
+	if (host_probed < 0)
+		host_probe();
+	return host_rules[0].refused;
+}
 
-	if (host_probed >= 0)
-		return host_probed;
-	host_probed = 0;
-	vm = btf__load_vmlinux_btf();
-	if (!vm)
-		return false;
-	ro = probe_load(vm, "bpf_dynptr_slice");
-	rw = probe_load(vm, T_HOST_KFUNC);
-	btf__free(vm);
-	if (!ro && t_host_refusal_log(rw, probe_log)) {
-		host_probed = 1;
-		snprintf(
-			host_note, sizeof(host_note),
-			"this kernel refuses every program calling " T_HOST_KFUNC
-			" at load (EPERM, verifier: \"" T_HOST_KFUNC
-			"() is not allowed\"), a restriction of this host's "
-			"kernel build; the read-only bpf_dynptr_slice loads");
-	}
-	return host_probed;
+bool t_host_refuses_adjust_meta(void)
+{
+	if (host_probed < 0)
+		host_probe();
+	return host_rules[1].refused;
 }
 
 const char *t_host_note(void)
 {
-	t_host_refuses_kfunc();
+	if (host_probed < 0)
+		host_probe();
 	return host_note;
 }
 
 static bool t_host_refusal_log(int err, const char *log)
 {
-	return err == -EPERM && log &&
-	       strstr(log, T_HOST_KFUNC "() is not allowed\n");
+	unsigned int i;
+
+	for (i = 0; i < N_HOST_RULES; i++)
+		if (host_rules[i].refused &&
+		    rule_matches(&host_rules[i], err, log))
+			return true;
+	return false;
+}
+
+bool t_host_refusal_line(const char *line)
+{
+	char buf[512];
+	unsigned int i;
+
+	if (host_probed < 0)
+		host_probe();
+	if (!line)
+		return false;
+	snprintf(buf, sizeof(buf), "%s\n", line);
+	for (i = 0; i < N_HOST_RULES; i++)
+		if (host_rules[i].refused && strstr(buf, host_rules[i].line))
+			return true;
+	return false;
 }
 
 bool t_host_refusal(int err, const char *log)
 {
-	return t_host_refuses_kfunc() && t_host_refusal_log(err, log);
+	if (host_probed < 0)
+		host_probe();
+	return t_host_refusal_log(err, log);
 }
 
 /* What libbpf prints while t_kload() loads, shown only for failures that

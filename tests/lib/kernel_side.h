@@ -20,27 +20,34 @@ struct bpf_object;
  * check. */
 struct bpf_object *t_kopen(const char *name);
 /*
- * A host difference: some kernels refuse, at load, every program that
+ * Host differences: some kernels refuse, at load, every program that
  * calls the bpf_dynptr_slice_rdwr kfunc (EPERM, the verifier's last line
  * "bpf_dynptr_slice_rdwr() is not allowed"), whatever the program type
- * and dynptr kind, even when nothing is stored through the slice; the
- * other dynptr kfuncs and helpers load. Mainline 6.18, and the kernels
- * of the machines CI ran on before, take the kfunc in XDP and tc
- * programs. Whether the live kernel refuses it is probed once
- * (kernel_side.c).
+ * and dynptr kind, even when nothing is stored through the slice; and
+ * some (6.18.44-fc-v1300) every XDP program calling the
+ * bpf_xdp_adjust_meta helper (EINVAL, "program of this type cannot use
+ * helper bpf_xdp_adjust_meta#54"). Mainline 6.18, and the kernels of the
+ * machines CI ran on before, take both. Whether the live kernel refuses
+ * each is probed once (kernel_side.c).
  */
 #define T_HOST_KFUNC "bpf_dynptr_slice_rdwr"
+#define T_HOST_HELPER "bpf_xdp_adjust_meta"
 
 /* Whether the live kernel refuses T_HOST_KFUNC as above. */
 bool t_host_refuses_kfunc(void);
+/* Whether the live kernel refuses T_HOST_HELPER to XDP programs. */
+bool t_host_refuses_adjust_meta(void);
 /* One line saying what this kernel refuses and why ("" when nothing). */
 const char *t_host_note(void);
-/* Whether a failed load (@err, the verifier's @log) is that refusal. */
+/* Whether a failed load (@err, the verifier's @log) is one of those
+ * refusals. */
 bool t_host_refusal(int err, const char *log);
+/* Whether the verifier's error @line (no newline) is one of them. */
+bool t_host_refusal_line(const char *line);
 
 /*
  * $BUILD/progs/@name opened and loaded by libbpf, leaving out (fd -1)
- * the programs the kernel refuses only because of t_host_refuses_kfunc()
+ * the programs the kernel refuses only because of a host difference
  * (named in @left_out, "" when none); NULL on any other failure, with
  * -errno in *@err when @err is given. No check is counted.
  */

@@ -181,6 +181,15 @@ struct bpf_object *oracle_kernel_object(struct oracle *o, const char *obj)
 	return ob->kobj;
 }
 
+const char *oracle_kernel_left_out(struct oracle *o, const char *obj)
+{
+	struct oracle_obj *ob = get_obj(o, obj);
+
+	if (!ob || kernel_open(ob))
+		return "";
+	return ob->kleft;
+}
+
 struct hr_object *oracle_headroom_object(struct oracle *o, const char *obj)
 {
 	struct oracle_obj *ob = get_obj(o, obj);

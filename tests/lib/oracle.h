@@ -110,6 +110,9 @@ const struct oracle_result *oracle_headroom_result(const struct oracle *o);
  * use), for comparing map contents; NULL when it cannot be loaded. */
 struct bpf_object *oracle_kernel_object(struct oracle *o, const char *obj);
 struct hr_object *oracle_headroom_object(struct oracle *o, const char *obj);
+/* The programs of @obj the kernel's side left out for a host difference
+ * (kernel_side.h), "a,b"; "" when none. */
+const char *oracle_kernel_left_out(struct oracle *o, const char *obj);
 
 /*
  * The body of a test that compares with the kernel under each of

@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 
 #include "harness.h"
+#include "raw_send.h"
 #include "headroom/datapath.h"
 #include "replay_dev.h"
 #include "core/datapath.h"
@@ -98,34 +99,25 @@ struct hr_dev *t_replay_dev(struct hr_datapath *dp, const char *name,
 	return &r->dev;
 }
 
+/* The replay's packet @i copied out for t_raw_send. */
+static uint32_t replay_frame(void *arg, unsigned int i, uint8_t *buf,
+			     uint32_t cap)
+{
+	t_replay_pkt_fn pkt = *(t_replay_pkt_fn *)arg;
+	uint32_t len;
+	const uint8_t *p = pkt(i, &len);
+
+	if (len > cap)
+		return 0;
+	memcpy(buf, p, len);
+	return len;
+}
+
 int t_replay_send(int ifindex, t_replay_pkt_fn pkt, unsigned int count)
 {
-	struct sockaddr_ll sll = { 0 };
-	struct timespec ts = { 0, 200000 };
-	const uint8_t *p;
-	unsigned int i;
-	uint32_t len;
-	int s;
+	int err = t_raw_send(ifindex, replay_frame, &pkt, count);
 
-	s = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
-	if (s < 0) {
-		CHECK(0, "AF_PACKET socket: %s", strerror(errno));
-		return -1;
-	}
-	sll.sll_family = AF_PACKET;
-	sll.sll_ifindex = ifindex;
-	sll.sll_halen = ETH_ALEN;
-	memset(sll.sll_addr, 0xff, ETH_ALEN);
-	for (i = 0; i < count; i++) {
-		ssize_t n;
-
-		p = pkt(i, &len);
-		n = sendto(s, p, len, 0, (struct sockaddr *)&sll, sizeof(sll));
-		CHECK(n == (ssize_t)len, "sendto %u: %zd (%s)", i, n,
-		      strerror(errno));
-		if (i % 32 == 31)
-			nanosleep(&ts, NULL);
-	}
-	close(s);
-	return 0;
+	CHECK(!err, "AF_PACKET send on ifindex %d: %s", ifindex,
+	      strerror(-err));
+	return err ? -1 : 0;
 }

@@ -17,6 +17,7 @@
 
 #include "harness.h"
 #include "kernel_side.h"
+#include "raw_send.h"
 #include "headroom/devices.h"
 #include "headroom/headroom.h"
 #include "progs/prog.h"
@@ -54,41 +55,20 @@ static void kwait(struct bpf_object *o, const struct t_krecs *r)
 	kread(o, r);
 }
 
+static uint32_t kframe(void *arg, unsigned int i, uint8_t *buf, uint32_t cap)
+{
+	const struct t_frames *f = arg;
+
+	return cap >= T_FRAME_MAX ? f->frame(f->arg, i, buf) : 0;
+}
+
 static int ksend(const struct t_netns *ns, const struct t_frames *f)
 {
-	struct sockaddr_ll sll = { 0 };
-	struct timespec ts = { 0, 200000 };
-	int ifa = (int)if_nametoindex(ns->veth_a);
-	uint8_t pkt[T_FRAME_MAX];
-	unsigned int i;
-	int s;
+	int err = t_raw_send((int)if_nametoindex(ns->veth_a), kframe, (void *)f,
+			     f->n);
 
-	/* Protocol 0: this socket receives nothing. */
-	s = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
-	if (s < 0 || !ifa) {
-		CHECK(0, "AF_PACKET socket on %s: %s", ns->veth_a,
-		      strerror(errno));
-		if (s >= 0)
-			close(s);
-		return -1;
-	}
-	sll.sll_family = AF_PACKET;
-	sll.sll_ifindex = ifa;
-	sll.sll_halen = ETH_ALEN;
-	memset(sll.sll_addr, 0xff, ETH_ALEN);
-	for (i = 0; i < f->n; i++) {
-		uint32_t len = f->frame(f->arg, i, pkt);
-		ssize_t n = sendto(s, pkt, len, 0, (struct sockaddr *)&sll,
-				   sizeof(sll));
-
-		CHECK(n == (ssize_t)len, "sendto %u: %zd (%s)", i, n,
-		      strerror(errno));
-		/* veth's ring holds 256: let B's NAPI keep up. */
-		if (i % 32 == 31)
-			nanosleep(&ts, NULL);
-	}
-	close(s);
-	return 0;
+	CHECK(!err, "AF_PACKET send on %s: %s", ns->veth_a, strerror(-err));
+	return err ? -1 : 0;
 }
 
 int t_veth_xdp_tc(const struct t_netns *ns, struct bpf_object *o,
