@@ -976,11 +976,17 @@ int main(int argc, char **argv)
 	kernel = t_have_kernel(why, sizeof(why));
 	libbpf_set_print(NULL);
 	if (do_breakdown) {
-		double k[MAX_RUNS];
+		double k[MAX_RUNS], mpps;
+		bool k_ok = kernel;
 
-		for (r = 0; kernel && r < runs; r++)
-			k[r] = 1e3 / k_drop(&pipes[0]);
-		breakdown(runs, json, kernel ? stat_of(k, runs).med : 0);
+		/* A run the kernel refused (0 Mpps: the test run failed, said
+		 * on stderr) leaves the kernel's row out, not 'inf'. */
+		for (r = 0; k_ok && r < runs; r++) {
+			mpps = k_drop(&pipes[0]);
+			k_ok = mpps > 0;
+			k[r] = k_ok ? 1e3 / mpps : 0;
+		}
+		breakdown(runs, json, k_ok ? stat_of(k, runs).med : 0);
 		return 0;
 	}
 	/* Runs interleaved: run r of every pipeline, then run r + 1, so a

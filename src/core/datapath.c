@@ -175,6 +175,15 @@ void hr_dp_stop(struct hr_datapath *dp)
 	for (i = 0; i < dp->nworkers; i++)
 		hr_worker_stop(dp->workers[i]);
 	atomic_store(&dp->running, false);
+	/* Every worker joined: no poll runs, and a worker started again
+	 * (pthread_create) sees what this thread wrote. */
+	for (i = 0; i < HR_MAX_IFINDEX; i++) {
+		struct hr_dev *dev =
+			__atomic_load_n(&dp->devs[i], __ATOMIC_ACQUIRE);
+
+		if (dev && dev->ops->quiesce)
+			dev->ops->quiesce(dev);
+	}
 }
 
 static uint64_t now_ms(void)

@@ -30,6 +30,7 @@
 #include "dev/dev.h"
 #include "core/xdp.h"
 #include "core/skb.h"
+#include "vm/engine.h"
 
 #define HR_NAPI_BUDGET 64
 #define HR_XDP_TX_BULK 16 /* veth's VETH_XDP_TX_BULK_SIZE */
@@ -174,6 +175,34 @@ void hr_xdp_rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp,
 		    unsigned int n);
 
 /*
+ * Frames a device keeps across its polls instead of giving them back to
+ * its pool, as a driver's page pool recycles a page its own NAPI poll
+ * dropped straight into its lockless alloc cache (page_pool_recycle_direct)
+ * and the kernel's live-frames test run reuses its pages: the batch's
+ * plain XDP_DROP frames, in batch order, q[k] from the device's batch
+ * slot from[k], bit k of @clean when the run wrote no byte of it (as
+ * hr_xdp_return_bulk's clean). They are still out of the pool (counted
+ * in hr_pool_outstanding) until the device hands them out again or gives
+ * them back; only the thread polling the device's queue touches them.
+ */
+struct hr_rx_recycle {
+	unsigned int n;
+	uint64_t clean;
+	void *q[HR_NAPI_BUDGET];
+	uint8_t from[HR_NAPI_BUDGET];
+};
+
+_Static_assert(HR_NAPI_BUDGET <= 64 && HR_NAPI_BUDGET <= 256,
+	       "a clean bit and a byte index a recycled frame");
+
+/* hr_xdp_rx_bulk for a device that recycles: @rc, empty (n == 0) on
+ * entry, gets the batch's plain drops instead of their pool; every
+ * buff's data_hard_start is a frame of the device's own pool, n at most
+ * HR_NAPI_BUDGET. */
+void hr_xdp_rx_bulk_recycle(struct hr_napi *napi, struct hr_xdp_buff *xdp,
+			    unsigned int n, struct hr_rx_recycle *rc);
+
+/*
  * The skb path of a driver that runs XDP on skbs (veth_xdp_rcv_skb): @xdp
  * is built around @skb's head; counted, run and acted on as hr_xdp_rx,
  * except that PASS hands @skb itself on (hr_skb_after_xdp), keeping what
@@ -181,6 +210,45 @@ void hr_xdp_rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp,
  */
 void hr_xdp_rx_skb(struct hr_napi *napi, struct hr_xdp_buff *xdp,
 		   struct hr_skb *skb);
+
+/*
+ * One program's runs on one worker's hr_run: prepared in full
+ * (hr_prog_run_init) for the first packet, and for later packets only
+ * what every run needs afresh, as long as the last run left the run as
+ * a clean one does. Safe because run_reusable() names every field a run
+ * changes beyond those: an abort, an unwind, a tail call (which moves
+ * vm, regions and maps to the target's), a lock or ring record still
+ * held, a depth not back at 0; and another program using the same
+ * hr_run in between (tc after XDP_PASS, a devmap program at a full
+ * bulk's flush) sets its own ctx and priv.
+ */
+struct hr_xdp_runner {
+	struct hr_worker *w;
+	struct hr_prog *prog;
+	struct hr_xdp_ctx c;
+	/* The JIT's code for prog when the batch may call it itself
+	 * (hr_engine_ctx_entry), else NULL: the engine's dispatch. */
+	hr_engine_ctx_fn fn;
+	/* The run was prepared by this runner (a runner at the same stack
+	 * address in an earlier call looks the same to the run). */
+	bool ready;
+	/* What the context takes from the last buff's rxq (runner_rxq): a
+	 * batch's buffs nearly always share one. */
+	const struct hr_rxq_info *rxq;
+	bool std_hints;
+};
+
+/*
+ * A runner for a batch of runs of @prog on worker @w (the caller holds
+ * @prog for the batch, inside the worker's epoch): the run is prepared
+ * in full once and then a packet only as far as a run needs, as the RX
+ * path does. hr_xdp_runner_run is hr_xdp_run_prog on it; the rxqs of
+ * the buffs it is handed must not change while the runner is used (it
+ * reads an rxq again only when a buff has another one).
+ */
+void hr_xdp_runner_init(struct hr_xdp_runner *r, struct hr_worker *w,
+			struct hr_prog *prog);
+uint32_t hr_xdp_runner_run(struct hr_xdp_runner *r, struct hr_xdp_buff *xdp);
 
 /* Runs XDP program @prog on @xdp on worker @w; the verdict (r0), with
  * aborts counted by the caller as exceptions. */

@@ -5,6 +5,7 @@
  * the switch after it, as in drivers/net/veth.c veth_xdp_rcv_one).
  */
 #include <errno.h>
+#include <string.h>
 #include <linux/bpf.h>
 
 #include "core/datapath.h"
@@ -13,30 +14,24 @@
 #include "progs/prog.h"
 
 /*
- * One program's runs on one worker's hr_run: prepared in full
- * (hr_prog_run_init) for the first packet, and for later packets only
- * what every run needs afresh, as long as the last run left the run as
- * a clean one does. Safe because run_reusable() names every field a run
- * changes beyond those: an abort, an unwind, a tail call (which moves
- * vm, regions and maps to the target's), a lock or ring record still
- * held, a depth not back at 0; and another program using the same
- * hr_run in between (tc after XDP_PASS, a devmap program at a full
- * bulk's flush) sets its own ctx and priv.
+ * The context fields a buff's rxq gives, written again only when a buff
+ * has another rxq than the last one: an rxq's ifindex, queue and hint
+ * callbacks are set when its device is made (dev.c, dev_common.c) and
+ * stay while the device lives, and a runner lives for one batch (an
+ * hr_xdp_runner user's rxqs keep their fields while it runs, datapath.h),
+ * so the copy is what reading them a packet would give.
  */
-struct rx_runner {
-	struct hr_worker *w;
-	struct hr_prog *prog;
-	struct hr_xdp_ctx c;
-	/* The JIT's code for prog when the batch may call it itself
-	 * (hr_engine_ctx_entry), else NULL: the engine's dispatch. */
-	hr_engine_ctx_fn fn;
-	/* The run was prepared by this runner (a runner at the same stack
-	 * address in an earlier call looks the same to the run). */
-	bool ready;
-};
+static __attribute__((noinline)) void runner_rxq(struct hr_xdp_runner *r,
+						 const struct hr_rxq_info *rxq)
+{
+	r->rxq = rxq;
+	r->c.md.ingress_ifindex = rxq ? rxq->ifindex : 0;
+	r->c.md.rx_queue_index = rxq ? rxq->queue_index : 0;
+	r->std_hints = rxq && rxq->meta_ops && rxq->meta_ops->std_hints;
+}
 
 static __attribute__((always_inline)) inline bool
-run_reusable(const struct rx_runner *r, const struct hr_run *run)
+run_reusable(const struct hr_xdp_runner *r, const struct hr_run *run)
 {
 	return r->ready && run->vm == &r->prog->vm && run->priv == &r->c &&
 	       run->ctx == &r->c.md &&
@@ -47,7 +42,7 @@ run_reusable(const struct rx_runner *r, const struct hr_run *run)
 
 /* Inlined into the batch loop: its call was a fifth of the set-up. */
 static __attribute__((always_inline)) inline struct hr_run *
-runner_prepare(struct rx_runner *r, struct hr_xdp_buff *xdp)
+runner_prepare(struct hr_xdp_runner *r, struct hr_xdp_buff *xdp)
 {
 	struct hr_run *run = r->w->run;
 	struct hr_xdp_ctx *c = &r->c;
@@ -59,24 +54,31 @@ runner_prepare(struct rx_runner *r, struct hr_xdp_buff *xdp)
 		c->ri = &r->w->ri;
 		r->ready = true;
 	}
+	/* A NULL rxq matches the runner's zeroed copy, which is its. */
+	if (hr_unlikely(xdp->rxq != r->rxq))
+		runner_rxq(r, xdp->rxq);
+	/*
+	 * Not written a packet: ingress_ifindex and rx_queue_index
+	 * (runner_rxq writes them with its copy; xdp_md is read-only to
+	 * programs, prog_xdp.c's xdp_ctx_access as xdp_is_valid_access,
+	 * and nothing else writes this runner's md), and the redirect_*
+	 * fields, zero from the runner's initialisation: they are tc's
+	 * (the XDP redirect helpers record into c->ri), no one sets them
+	 * in an XDP context.
+	 */
 	c->xdp = xdp;
-	c->md.ingress_ifindex = xdp->rxq ? xdp->rxq->ifindex : 0;
-	c->md.rx_queue_index = xdp->rxq ? xdp->rxq->queue_index : 0;
 	c->md.egress_ifindex = xdp->egress_ifindex;
-	c->redirect_ifindex = 0;
-	c->redirect_flags = 0;
-	c->redirect_map = NULL;
-	c->redirect_key = 0;
 	run->budget = HR_DEFAULT_BUDGET;
 	run->pc = 0;
 	run->pkt_dirty = 0;
 	hr_xdp_ctx_sync(c, run);
-	hr_xdp_ctx_hints(c, run);
+	/* hr_xdp_ctx_hints, with the rxq's std_hints from the copy. */
+	hr_xdp_run_hints(run, r->std_hints ? xdp->hints : NULL);
 	return run;
 }
 
 static __attribute__((always_inline)) inline uint32_t
-runner_run(struct rx_runner *r, struct hr_xdp_buff *xdp)
+runner_run(struct hr_xdp_runner *r, struct hr_xdp_buff *xdp)
 {
 	struct hr_run *run = runner_prepare(r, xdp);
 
@@ -87,7 +89,7 @@ runner_run(struct rx_runner *r, struct hr_xdp_buff *xdp)
 }
 
 /* A breakdown run's stand-in for runner_run: the set-up, no program. */
-static uint32_t runner_skip(struct rx_runner *r, struct hr_xdp_buff *xdp)
+static uint32_t runner_skip(struct hr_xdp_runner *r, struct hr_xdp_buff *xdp)
 {
 	/* Its stores are to the worker's run, so they stay. */
 	runner_prepare(r, xdp);
@@ -97,9 +99,25 @@ static uint32_t runner_skip(struct rx_runner *r, struct hr_xdp_buff *xdp)
 uint32_t hr_xdp_run_prog(struct hr_worker *w, struct hr_prog *prog,
 			 struct hr_xdp_buff *xdp)
 {
-	struct rx_runner r = { .w = w, .prog = prog };
+	struct hr_xdp_runner r = { .w = w, .prog = prog };
 
 	return runner_run(&r, xdp);
+}
+
+/* The JIT's entry is read with the program, as rx_bulk reads it: its
+ * code lives as long as the program, which the caller holds. */
+void hr_xdp_runner_init(struct hr_xdp_runner *r, struct hr_worker *w,
+			struct hr_prog *prog)
+{
+	memset(r, 0, sizeof(*r));
+	r->w = w;
+	r->prog = prog;
+	r->fn = hr_engine_ctx_entry((enum hr_engine)w->dp->engine, &prog->vm);
+}
+
+uint32_t hr_xdp_runner_run(struct hr_xdp_runner *r, struct hr_xdp_buff *xdp)
+{
+	return runner_run(r, xdp);
 }
 
 static void count_drop(struct hr_dev_stats *st, enum hr_drop_reason why)
@@ -221,17 +239,18 @@ static __attribute__((always_inline)) inline bool rx_clean(struct hr_worker *w,
  */
 static __attribute__((always_inline)) inline void
 rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
-	unsigned int skip)
+	unsigned int skip, struct hr_rx_recycle *rc)
 {
 	struct hr_worker *w = napi->worker;
 	struct hr_dev *dev = napi->dev;
 	struct hr_dev_stats *st = &dev->stats[w->id];
 	uint64_t acts[XDP_REDIRECT + 1] = { 0 }, bytes = 0;
-	struct rx_runner r = { .w = w };
-	void *drop[HR_NAPI_BUDGET];
+	struct hr_xdp_runner r = { .w = w };
+	void *dropbuf[HR_NAPI_BUDGET], **drop = rc ? rc->q : dropbuf;
 	unsigned int i, ndrop = 0;
 	uint64_t clean = 0;
 	uint32_t act;
+	bool trace;
 
 	if (!(skip & HR_BENCH_SKIP_STATS)) {
 		for (i = 0; i < n; i++)
@@ -252,8 +271,11 @@ rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
 	if (r.prog)
 		r.fn = hr_engine_ctx_entry((enum hr_engine)w->dp->engine,
 					   &r.prog->vm);
+	/* Read once a batch: a trace switched on or off takes effect at a
+	 * batch's start, so each packet is traced whole or not at all. */
+	trace = hr_unlikely(hr_trace_on);
 	for (i = 0; i < n; i++) {
-		if (hr_unlikely(hr_trace_on))
+		if (hr_unlikely(trace))
 			hr_trace_rx(w, dev, napi->queue, &xdp[i]);
 		if (!r.prog) {
 			rx_pass(w, napi, &xdp[i], NULL);
@@ -269,7 +291,7 @@ rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
 			/* bpf_warn_invalid_xdp_action, then as XDP_ABORTED. */
 			act = XDP_ABORTED;
 		}
-		if (hr_unlikely(hr_trace_on))
+		if (hr_unlikely(trace))
 			hr_trace_xdp(w, dev, r.prog, &xdp[i], act,
 				     HR_TRACE_XDP);
 		acts[act]++;
@@ -280,16 +302,25 @@ rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp, unsigned int n,
 		 * more to free and a trace shows each free where it happens,
 		 * so those go one by one.
 		 */
-		if (act == XDP_DROP && !hr_xdp_has_frags(&xdp[i]) &&
-		    !hr_trace_on && ndrop < HR_NAPI_BUDGET) {
+		if (act == XDP_DROP && !hr_xdp_has_frags(&xdp[i]) && !trace &&
+		    ndrop < HR_NAPI_BUDGET) {
 			clean |= (uint64_t)rx_clean(w, skip) << ndrop;
+			if (rc)
+				rc->from[ndrop] = (uint8_t)i;
 			drop[ndrop++] = xdp[i].data_hard_start;
 			continue;
 		}
 		rx_act(w, napi, st, &xdp[i], act, NULL);
 	}
-	if (ndrop)
+	/* A recycling device takes its drops back itself: they are its
+	 * pool's frames (hr_xdp_rx_bulk_recycle's contract), none with
+	 * fragments, and nothing else holds them. */
+	if (rc) {
+		rc->n = ndrop;
+		rc->clean = clean;
+	} else if (ndrop) {
 		hr_xdp_return_bulk(drop, ndrop, clean);
+	}
 	if (skip & HR_BENCH_SKIP_STATS)
 		return;
 	for (act = 0; act <= XDP_REDIRECT; act++)
@@ -303,9 +334,22 @@ void hr_xdp_rx_bulk(struct hr_napi *napi, struct hr_xdp_buff *xdp,
 	unsigned int skip = napi->worker->dp->bench_skip;
 
 	if (hr_unlikely(skip))
-		rx_bulk(napi, xdp, n, skip);
+		rx_bulk(napi, xdp, n, skip, NULL);
 	else
-		rx_bulk(napi, xdp, n, 0);
+		rx_bulk(napi, xdp, n, 0, NULL);
+}
+
+void hr_xdp_rx_bulk_recycle(struct hr_napi *napi, struct hr_xdp_buff *xdp,
+			    unsigned int n, struct hr_rx_recycle *rc)
+{
+	unsigned int skip = napi->worker->dp->bench_skip;
+
+	rc->n = 0;
+	rc->clean = 0;
+	if (hr_unlikely(skip))
+		rx_bulk(napi, xdp, n, skip, rc);
+	else
+		rx_bulk(napi, xdp, n, 0, rc);
 }
 
 void hr_xdp_rx(struct hr_napi *napi, struct hr_xdp_buff *xdp)
@@ -319,7 +363,7 @@ void hr_xdp_rx_skb(struct hr_napi *napi, struct hr_xdp_buff *xdp,
 	struct hr_worker *w = napi->worker;
 	struct hr_dev *dev = napi->dev;
 	struct hr_dev_stats *st = &dev->stats[w->id];
-	struct rx_runner r = { .w = w };
+	struct hr_xdp_runner r = { .w = w };
 	uint32_t act;
 
 	rx_count(napi, st, 1, hr_xdp_buff_len(xdp));

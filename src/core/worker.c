@@ -22,9 +22,13 @@ static int napi_poll(struct hr_napi *napi, int budget)
 {
 	if (napi->poll)
 		return napi->poll(napi, budget);
-	/* A stopped device's queues are not polled. */
+	/* A stopped device's queues are not polled. Acquire: what the
+	 * control thread wrote into the device while it was down (its stop
+	 * op, hr_dev_close, before hr_dev_open's store) is seen by the poll
+	 * (a generator's kept frames given back, gen.c); a plain load on
+	 * x86. */
 	if (!napi->dev || !napi->dev->ops->poll ||
-	    !atomic_load_explicit(&napi->dev->up, memory_order_relaxed))
+	    !atomic_load_explicit(&napi->dev->up, memory_order_acquire))
 		return 0;
 	return napi->dev->ops->poll(napi->dev, napi, HR_NAPI_BUDGET);
 }

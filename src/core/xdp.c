@@ -79,45 +79,6 @@ int hr_xdp_adjust_tail(struct hr_xdp_buff *xdp, int offset)
 	return 0;
 }
 
-struct hr_xdp_frame *hr_xdp_buff_to_frame(struct hr_xdp_buff *xdp)
-{
-	struct hr_xdp_frame *frame = xdp->data_hard_start;
-	int64_t headroom = addr(xdp->data) - addr(xdp->data_hard_start);
-	int64_t metasize = addr(xdp->data) - addr(xdp->data_meta);
-
-	/* An unsupported data_meta (data + 1) carries no metadata. */
-	if (metasize < 0)
-		metasize = 0;
-	if (headroom - metasize < (int64_t)sizeof(*frame))
-		return NULL;
-	/* A driver that left no tailroom for skb_shared_info. */
-	if (addr(xdp->data_end) > addr(hr_xdp_hard_end(xdp)))
-		return NULL;
-	frame->data = xdp->data;
-	frame->len = (uint32_t)(addr(xdp->data_end) - addr(xdp->data));
-	frame->headroom = (uint32_t)(headroom - (int64_t)sizeof(*frame));
-	frame->metasize = (uint32_t)metasize;
-	frame->frame_sz = xdp->frame_sz;
-	frame->flags = xdp->flags;
-	/* MEM_TYPE_PAGE_SHARED: every headroom frame returns to a pool. */
-	frame->mem_type = 0;
-	frame->dev_rx = xdp->rxq ? xdp->rxq->dev : NULL;
-	return frame;
-}
-
-void hr_xdp_frame_to_buff(const struct hr_xdp_frame *frame,
-			  struct hr_xdp_buff *xdp)
-{
-	uint8_t *data = frame->data;
-
-	xdp->data_hard_start = data - frame->headroom - sizeof(*frame);
-	xdp->data = data;
-	xdp->data_end = data + frame->len;
-	xdp->data_meta = data - frame->metasize;
-	xdp->frame_sz = frame->frame_sz;
-	xdp->flags = frame->flags;
-}
-
 /* The standard layout's callbacks: the same answers as the kfuncs give
  * from run->rx_hints (kfuncs_xdp.c), so that both ways agree. */
 static int std_rx_timestamp(const struct hr_xdp_buff *xdp, uint64_t *ts)

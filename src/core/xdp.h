@@ -235,11 +235,53 @@ int hr_xdp_frags_adjust_tail(struct hr_xdp_buff *xdp, int offset);
 /* bpf_xdp_pull_data: the first @len bytes made linear (xdp_frags.c). */
 int hr_xdp_pull_data(struct hr_xdp_buff *xdp, uint32_t len);
 
-/* xdp_convert_buff_to_frame: NULL when the headroom cannot hold the frame
- * header and the metadata (the redirect path then fails -EOVERFLOW). */
-struct hr_xdp_frame *hr_xdp_buff_to_frame(struct hr_xdp_buff *xdp);
+/*
+ * xdp_convert_buff_to_frame: NULL when the headroom cannot hold the frame
+ * header and the metadata (the redirect path then fails -EOVERFLOW).
+ * Inline, as the kernel's is: every TX, redirect and veth or cpumap
+ * receive converts a packet, and the call cost more than the stores.
+ * Bounds on signed 64-bit addresses, as xdp.c's adjustments compute them.
+ */
+static inline struct hr_xdp_frame *hr_xdp_buff_to_frame(struct hr_xdp_buff *xdp)
+{
+	struct hr_xdp_frame *frame = xdp->data_hard_start;
+	int64_t data = (int64_t)(uintptr_t)xdp->data;
+	int64_t headroom = data - (int64_t)(uintptr_t)xdp->data_hard_start;
+	int64_t metasize = data - (int64_t)(uintptr_t)xdp->data_meta;
+
+	/* An unsupported data_meta (data + 1) carries no metadata. */
+	if (metasize < 0)
+		metasize = 0;
+	if (headroom - metasize < (int64_t)sizeof(*frame))
+		return NULL;
+	/* A driver that left no tailroom for skb_shared_info. */
+	if ((int64_t)(uintptr_t)xdp->data_end >
+	    (int64_t)(uintptr_t)hr_xdp_hard_end(xdp))
+		return NULL;
+	frame->data = xdp->data;
+	frame->len = (uint32_t)((int64_t)(uintptr_t)xdp->data_end - data);
+	frame->headroom = (uint32_t)(headroom - (int64_t)sizeof(*frame));
+	frame->metasize = (uint32_t)metasize;
+	frame->frame_sz = xdp->frame_sz;
+	frame->flags = xdp->flags;
+	/* MEM_TYPE_PAGE_SHARED: every headroom frame returns to a pool. */
+	frame->mem_type = 0;
+	frame->dev_rx = xdp->rxq ? xdp->rxq->dev : NULL;
+	return frame;
+}
+
 /* xdp_convert_frame_to_buff; restores data_meta = data - metasize. */
-void hr_xdp_frame_to_buff(const struct hr_xdp_frame *frame,
-			  struct hr_xdp_buff *xdp);
+static inline void hr_xdp_frame_to_buff(const struct hr_xdp_frame *frame,
+					struct hr_xdp_buff *xdp)
+{
+	uint8_t *data = frame->data;
+
+	xdp->data_hard_start = data - frame->headroom - sizeof(*frame);
+	xdp->data = data;
+	xdp->data_end = data + frame->len;
+	xdp->data_meta = data - frame->metasize;
+	xdp->frame_sz = frame->frame_sz;
+	xdp->flags = frame->flags;
+}
 
 #endif /* HR_CORE_XDP_H */

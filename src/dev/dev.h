@@ -95,6 +95,14 @@ struct hr_dev_ops {
 	/* Whether the device is done producing (generator count reached,
 	 * pcap file read), so the datapath can tell when it is idle. */
 	bool (*rx_done)(struct hr_dev *dev);
+	/*
+	 * No poll of the device runs, nor can start before a worker is
+	 * started again (hr_dp_stop, after joining every worker): gives back
+	 * what the device keeps from one poll to the next (a generator's
+	 * recycled frames), so that a stopped datapath holds no frame.
+	 * NULL: nothing is kept.
+	 */
+	void (*quiesce)(struct hr_dev *dev);
 	void (*destroy)(struct hr_dev *dev);
 };
 

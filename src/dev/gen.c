@@ -64,6 +64,10 @@ struct gen_queue {
 	_Atomic uint64_t sent;
 	atomic_bool done;
 	struct hr_rx_hints desc[HR_NAPI_BUDGET];
+	/* The last batch's drops, kept for the next (gen_take), and the
+	 * pool tag each slot of that batch had when it was handed over. */
+	struct hr_rx_recycle rc;
+	uint32_t slot_tag[HR_NAPI_BUDGET];
 } __attribute__((aligned(64)));
 
 struct gen_priv {
@@ -163,15 +167,54 @@ static void gen_fill(struct gen_priv *p, const struct gen_flow *f,
  * sees exactly the generator's packet. Every packet of the device has
  * the same length and place in its frame, so the flow says it all.
  */
-static void gen_refill(struct hr_dev *dev, struct gen_priv *p,
-		       const struct gen_flow *f, void *frame, uint32_t tag)
+static uint32_t gen_refill(struct hr_dev *dev, struct gen_priv *p,
+			   const struct gen_flow *f, void *frame, uint32_t tag)
 {
 	uint32_t want = (uint32_t)(f - p->flows) + 1;
 
 	if (tag == want)
-		return;
+		return want;
 	gen_fill(p, f, (uint8_t *)frame + HR_XDP_PACKET_HEADROOM);
 	hr_pool_set_tag(dev->pool, frame, want);
+	return want;
+}
+
+/* Gives what @q still keeps back to the pool (each with its tag when it
+ * came back clean, as its pool's put would take it). */
+static void gen_give_back(struct hr_dev *dev, struct gen_queue *q,
+			  unsigned int from)
+{
+	if (q->rc.n > from)
+		hr_pool_put_bulk_clean(dev->pool, q->rc.q + from,
+				       q->rc.n - from, q->rc.clean >> from);
+	q->rc.n = 0;
+	q->rc.clean = 0;
+}
+
+/*
+ * Up to @n frames for a batch, with their pool tags: the last batch's
+ * drops first, in the order they came back (so each tends to meet its
+ * flow again, as hr_pool_put_bulk_clean's order does), then the pool's.
+ * A kept frame's tag is the one its slot had when the batch was handed
+ * over, valid only when the run wrote none of its bytes (its clean bit),
+ * else 0: exactly what the pool would have kept had it been put back.
+ * What is kept beyond @n goes back to the pool.
+ */
+static unsigned int gen_take(struct hr_dev *dev, struct gen_queue *q,
+			     void **frames, uint32_t *tags, unsigned int n)
+{
+	unsigned int k = q->rc.n < n ? q->rc.n : n, i;
+
+	for (i = 0; i < k; i++) {
+		frames[i] = q->rc.q[i];
+		tags[i] = (q->rc.clean >> i & 1) ? q->slot_tag[q->rc.from[i]] :
+						   0;
+	}
+	gen_give_back(dev, q, k);
+	if (k < n)
+		k += hr_pool_get_bulk_tags(dev->pool, frames + k, tags + k,
+					   n - k);
+	return k;
 }
 
 /* Only the queue's worker writes it: a plain add, read as a sum. */
@@ -192,7 +235,9 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 	uint32_t tags[HR_NAPI_BUDGET];
 	unsigned int skip;
 	uint64_t now, ts;
-	uint32_t n, i;
+	uint32_t n, i, next, nflows, len;
+	struct hr_rxq_info *rxq;
+	bool last, meta;
 
 	if (atomic_load_explicit(&q->done, memory_order_relaxed))
 		return 0;
@@ -200,6 +245,7 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 	if (!q->start_ns)
 		q->start_ns = now;
 	if (gen_queue_finished(p, q, now)) {
+		gen_give_back(dev, q, 0);
 		atomic_store_explicit(&q->done, true, memory_order_release);
 		return 0;
 	}
@@ -209,34 +255,66 @@ static int gen_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 	if (!n)
 		return 0;
 	/* A NIC without RX buffers generates nothing: wait for frames. */
-	n = hr_pool_get_bulk_tags(dev->pool, frames, tags, n);
+	n = gen_take(dev, q, frames, tags, n);
 	if (!n)
 		return 0;
+	/* The batch that completes the count gives its drops back to the
+	 * pool, so that a generator done holds no frame. */
+	last = q->quota != UINT64_MAX &&
+	       q->quota - atomic_load_explicit(&q->sent,
+					       memory_order_relaxed) <=
+		       n;
 	skip = napi->worker->dp->bench_skip;
 	if (__builtin_expect(skip & HR_BENCH_SKIP_RX, 0)) {
-		hr_pool_put_bulk(dev->pool, frames, n);
+		/* Kept untouched: each keeps its tag. */
+		for (i = 0; i < n; i++) {
+			q->rc.q[i] = frames[i];
+			q->rc.from[i] = (uint8_t)i;
+			q->slot_tag[i] = tags[i];
+		}
+		q->rc.n = n;
+		q->rc.clean = n < 64 ? (1ull << n) - 1 : ~0ull;
+		if (last)
+			gen_give_back(dev, q, 0);
 		gen_sent(q, n);
 		return (int)n;
 	}
 	ts = clock_ns(CLOCK_REALTIME);
+	/* The loop's invariants in locals: its stores into the queue's
+	 * descriptors and tags would otherwise make the compiler read them
+	 * again a packet. */
+	next = q->next;
+	nflows = q->nflows;
+	rxq = &dev->rxq[napi->queue];
+	len = p->len;
+	meta = dev->meta_supported;
 	for (i = 0; i < n; i++) {
-		const struct gen_flow *f = &p->flows[q->flows[q->next]];
+		const struct gen_flow *f = &p->flows[q->flows[next]];
 		struct hr_rx_hints *d = &q->desc[i];
 
-		if (++q->next == q->nflows)
-			q->next = 0;
+		if (++next == nflows)
+			next = 0;
 		d->timestamp = ts;
 		d->hash = f->hash;
 		d->hash_type = f->rss_type;
-		hr_xdp_init_buff(&xdp[i], HR_FRAME_SIZE,
-				 &dev->rxq[napi->queue]);
+		hr_xdp_init_buff(&xdp[i], HR_FRAME_SIZE, rxq);
 		hr_xdp_prepare_buff(&xdp[i], frames[i], HR_XDP_PACKET_HEADROOM,
-				    p->len, dev->meta_supported);
+				    len, meta);
 		xdp[i].hints = d;
 		if (!(skip & HR_BENCH_SKIP_FILL))
-			gen_refill(dev, p, f, frames[i], tags[i]);
+			q->slot_tag[i] =
+				gen_refill(dev, p, f, frames[i], tags[i]);
+		else
+			q->slot_tag[i] = tags[i];
 	}
-	hr_xdp_rx_bulk(napi, xdp, n);
+	q->next = next;
+	/* The frames are the pool's, in hand, without fragments: what
+	 * hr_xdp_rx_bulk_recycle asks. */
+	if (last) {
+		hr_xdp_rx_bulk(napi, xdp, n);
+	} else {
+		hr_xdp_rx_bulk_recycle(napi, xdp, n, &q->rc);
+	}
 	gen_sent(q, n);
 	return (int)n;
 }
@@ -261,12 +339,30 @@ static bool gen_rx_done(struct hr_dev *dev)
 	return true;
 }
 
+/*
+ * A stopped generator keeps no frame, nor does one on a stopped
+ * datapath. hr_dev_close calls this after a grace period, with no poll
+ * of the device running or to come until it is opened again, and
+ * hr_dp_stop (as quiesce) after joining every worker, so the polling
+ * thread's frames are ours to give.
+ */
+static void gen_stop(struct hr_dev *dev)
+{
+	struct gen_priv *p = dev->priv;
+	unsigned int i;
+
+	for (i = 0; i < HR_DEV_MAX_QUEUES; i++)
+		gen_give_back(dev, &p->q[i], 0);
+}
+
 static void gen_destroy(struct hr_dev *dev)
 {
 	struct gen_priv *p = dev->priv;
 	unsigned int i;
 
 	if (p) {
+		if (dev->pool)
+			gen_stop(dev);
 		for (i = 0; i < HR_DEV_MAX_QUEUES; i++)
 			free(p->q[i].flows);
 		free(p->flows);
@@ -277,6 +373,8 @@ static void gen_destroy(struct hr_dev *dev)
 
 static const struct hr_dev_ops gen_ops = {
 	.kind = "gen",
+	.stop = gen_stop,
+	.quiesce = gen_stop,
 	.poll = gen_poll,
 	.xdp_xmit = gen_xdp_xmit,
 	.rx_done = gen_rx_done,

@@ -78,16 +78,25 @@ static int veth_xdp_xmit(struct hr_dev *dev, struct hr_worker *w,
 	return (int)nxmit;
 }
 
-/* veth_xdp_rcv: up to @budget frames, VETH_XDP_BATCH at a time. */
+/*
+ * veth_xdp_rcv: up to @budget frames, taken off the ring VETH_XDP_BATCH
+ * at a time, and run through XDP as one batch of up to the whole budget
+ * (the receive path's set-up, counters and program read once for it,
+ * where they were once a ring batch): the same runs in the same order,
+ * the ring's slots freed no later than before, and an skb still lets
+ * the frames before it go first.
+ */
 static int veth_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 {
 	struct veth_priv *p = dev->priv;
 	struct hr_ring *ring = p->ring[napi->queue];
-	struct hr_xdp_buff xdp[VETH_XDP_BATCH];
+	struct hr_xdp_buff xdp[HR_NAPI_BUDGET];
 	void *frames[VETH_XDP_BATCH];
-	unsigned int k, i, nf;
+	unsigned int k, i, nf = 0;
 	int done = 0;
 
+	if (budget > HR_NAPI_BUDGET)
+		budget = HR_NAPI_BUDGET;
 	while (done < budget) {
 		k = budget - done < VETH_XDP_BATCH ?
 			    (unsigned int)(budget - done) :
@@ -110,7 +119,7 @@ static int veth_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 		}
 		/* Frames go as a batch; an skb first lets the frames before
 		 * it go, so that the ring's order holds. */
-		for (i = 0, nf = 0; i < k; i++) {
+		for (i = 0; i < k; i++) {
 			if (veth_is_skb(frames[i])) {
 				if (nf)
 					hr_xdp_rx_bulk(napi, xdp, nf);
@@ -125,10 +134,10 @@ static int veth_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 			xdp[nf].hints = NULL;
 			nf++;
 		}
-		if (nf)
-			hr_xdp_rx_bulk(napi, xdp, nf);
 		done += (int)k;
 	}
+	if (nf)
+		hr_xdp_rx_bulk(napi, xdp, nf);
 	return done;
 }
 

@@ -212,10 +212,16 @@ static unsigned int hr_cpu_run_prog(struct hr_cpu_entry *e, struct hr_worker *w,
 				    void **frames, unsigned int n,
 				    struct hr_cpumap_kthread_stats *st)
 {
-	unsigned int i, kept = 0, redirects = 0;
-	struct hr_rxq_info rxq;
+	unsigned int i, kept = 0, redirects = 0, nrxq = 0;
+	struct hr_rxq_info rxq[HR_CPUMAP_BATCH];
+	struct hr_xdp_runner r;
 	struct hr_xdp_buff xdp;
 
+	/* One runner for the batch: the run prepared in full once, not a
+	 * packet (hr_xdp_runner). Each device the batch's frames came from
+	 * has its rxq slot, written once before its first run and kept
+	 * for the batch, as the runner asks. */
+	hr_xdp_runner_init(&r, w, e->prog);
 	for (i = 0; i < n; i++) {
 		struct hr_xdp_frame *f = frames[i], *nf;
 		struct hr_dev *dev_rx = f->dev_rx;
@@ -223,14 +229,18 @@ static unsigned int hr_cpu_run_prog(struct hr_cpu_entry *e, struct hr_worker *w,
 
 		/* The kernel reports the device, not the queue (a TODO
 		 * there), and no hints: the frame has no descriptor. */
-		memset(&rxq, 0, sizeof(rxq));
-		rxq.dev = dev_rx;
-		rxq.ifindex = dev_rx ? dev_rx->ifindex : 0;
-		rxq.meta_supported = true;
-		memset(&xdp, 0, sizeof(xdp));
+		if (!nrxq || rxq[nrxq - 1].dev != dev_rx) {
+			memset(&rxq[nrxq], 0, sizeof(rxq[nrxq]));
+			rxq[nrxq].dev = dev_rx;
+			rxq[nrxq].ifindex = dev_rx ? dev_rx->ifindex : 0;
+			rxq[nrxq].meta_supported = true;
+			nrxq++;
+		}
 		hr_xdp_frame_to_buff(f, &xdp);
-		xdp.rxq = &rxq;
-		act = hr_xdp_run_prog(w, e->prog, &xdp);
+		xdp.rxq = &rxq[nrxq - 1];
+		xdp.egress_ifindex = 0;
+		xdp.hints = NULL;
+		act = hr_xdp_runner_run(&r, &xdp);
 		if (hr_unlikely(hr_trace_on))
 			hr_trace_xdp(w, dev_rx, e->prog, &xdp, act,
 				     HR_TRACE_CPUMAP_PROG);

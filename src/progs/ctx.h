@@ -137,12 +137,16 @@ static inline void hr_xdp_ctx_sync(struct hr_xdp_ctx *c, struct hr_run *run)
 /* Sets run->rx_hints (and rx_hints_ok) for the packet in @c, once per
  * packet with the first hr_xdp_ctx_sync: what the hint kfuncs read first.
  * The hints must not change while the program runs. */
-static inline void hr_xdp_ctx_hints(struct hr_xdp_ctx *c, struct hr_run *run)
+static inline void hr_xdp_run_hints(struct hr_run *run,
+				    const struct hr_rx_hints *h)
 {
-	const struct hr_rx_hints *h = hr_xdp_std_hints(c->xdp);
-
 	run->rx_hints = h;
 	run->rx_hints_ok = h ? h->present & h->supported : 0;
+}
+
+static inline void hr_xdp_ctx_hints(struct hr_xdp_ctx *c, struct hr_run *run)
+{
+	hr_xdp_run_hints(run, hr_xdp_std_hints(c->xdp));
 }
 
 /* The same for tc, after data or data_end moved. */
