@@ -510,15 +510,27 @@ static int afxdp_socket(struct hr_dev *dev, unsigned int qi, bool zc)
 			(uint16_t)((zc ? XDP_ZEROCOPY : XDP_COPY) |
 				   (p->need_wakeup ? XDP_USE_NEED_WAKEUP : 0)),
 	};
-	int err;
+	int err, tries = 0;
 
-	if (!qi)
-		err = xsk_socket__create(&q->xsk, p->ifname, qi, p->umem,
-					 &q->rx, &q->tx, &cfg);
-	else
-		err = xsk_socket__create_shared(&q->xsk, p->ifname, qi, p->umem,
-						&q->rx, &q->tx, &q->fill,
-						&q->comp, &cfg);
+	/*
+	 * A queue whose last socket was just closed stays bound for a
+	 * moment: the kernel clears its buffer pool from a work item after
+	 * the socket's release (xp_release_deferred), and a bind before that
+	 * is -EBUSY. Two seconds cover it on a loaded machine; a queue
+	 * another process holds is still -EBUSY after them.
+	 */
+	do {
+		if (tries)
+			usleep(10000);
+		if (!qi)
+			err = xsk_socket__create(&q->xsk, p->ifname, qi,
+						 p->umem, &q->rx, &q->tx, &cfg);
+		else
+			err = xsk_socket__create_shared(&q->xsk, p->ifname, qi,
+							p->umem, &q->rx, &q->tx,
+							&q->fill, &q->comp,
+							&cfg);
+	} while ((err == -EBUSY || err == EBUSY) && ++tries < 200);
 	if (err) {
 		q->xsk = NULL;
 		return err < 0 ? err : -err;
