@@ -92,7 +92,8 @@ RUN_TESTS = $(if $(TESTS),$(foreach t,$(TESTS),$(or $(wildcard tests/*/$(t).sh),
 test: deps
 	@$(MAKE) --no-print-directory all
 	-@$(if $(TESTS),,$(MAKE) --no-print-directory fuzz-build >/dev/null)
-	@BUILD=$(BUILD) tests/run.sh $(RUN_TESTS) $(if $(TESTS),,scripts/fuzz-smoke.sh)
+	@BUILD=$(BUILD) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+		tests/run.sh $(RUN_TESTS) $(if $(TESTS),,scripts/fuzz-smoke.sh)
 
 # bench/report runs the others itself: not one of the loop's.
 bench: all

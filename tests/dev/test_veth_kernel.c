@@ -493,7 +493,7 @@ int main(void)
 		printf("note: the kernel side not compared: vk_xdp.o "
 		       "calls bpf_xdp_adjust_meta: %s\n",
 		       t_host_note());
-		return t_done();
+		goto out;
 	}
 	if (system("ip -V >/dev/null 2>&1"))
 		return t_skip("no iproute2");
@@ -535,6 +535,7 @@ int main(void)
 	}
 	kernel_teardown(&k);
 	t_netns_cleanup();
+out:
 	free(ks);
 	free(kl);
 	free(hi);

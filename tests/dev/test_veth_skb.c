@@ -678,7 +678,7 @@ int main(void)
 		printf("note: the kernel side not compared: vs_xdp.o "
 		       "calls bpf_xdp_adjust_meta: %s\n",
 		       t_host_note());
-		return t_done();
+		goto out;
 	}
 	if (system("ip -V >/dev/null 2>&1"))
 		return t_skip("no iproute2");
@@ -712,6 +712,7 @@ int main(void)
 	}
 	kernel_teardown(&k);
 	t_netns_cleanup();
+out:
 	free(hi);
 	free(hj);
 	free(hf);
