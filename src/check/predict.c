@@ -2324,6 +2324,21 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 			if (!ret)
 				goto done;
 		}
+		if (k == &hr_kfunc_xdp_pull_data) {
+			/* (ctx, u32 len): a packet-changing kfunc
+			 * (is_kfunc_pkt_changing), every packet pointer
+			 * and slice invalid after it. */
+			if (s->r[1].t != R_CTX || s->r[1].off ||
+			    s->r[2].t != R_SCALAR) {
+				set_unknown(w, pc,
+					    "bpf_xdp_pull_data's arguments");
+				return -1;
+			}
+			clear_pkt(s);
+			/* An int the kernel knows nothing of, as here. */
+			r0 = scalar(0, UINT64_MAX, true);
+			goto done;
+		}
 		if (!is_hint_kfunc(fn)) {
 			set_unknown(w, pc,
 				    "a kfunc call this check does not "
