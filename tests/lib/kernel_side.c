@@ -56,6 +56,23 @@ struct bpf_object *t_kopen(const char *name)
 
 static char probe_log[1 << 14];
 
+/* One probe program loaded as XDP, its verifier log in probe_log; 0 or
+ * the load's -errno. */
+static int probe_run(const struct bpf_insn *insns, size_t n)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = probe_log,
+		    .log_size = sizeof(probe_log), .log_level = 1);
+	int fd;
+
+	probe_log[0] = '\0';
+	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "hr_probe", "GPL", insns, n,
+			   &opts);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
 static int probe_load(const struct btf *vm, const char *slice_fn)
 {
 	int from = btf__find_by_name_kind(vm, "bpf_dynptr_from_xdp",
@@ -75,19 +92,10 @@ static int probe_load(const struct btf *vm, const char *slice_fn)
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_PASS),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = probe_log,
-		    .log_size = sizeof(probe_log), .log_level = 1);
-	int fd;
 
 	if (from < 0 || slice < 0)
 		return -ENOENT;
-	probe_log[0] = '\0';
-	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "hr_probe", "GPL", insns,
-			   sizeof(insns) / sizeof(insns[0]), &opts);
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
+	return probe_run(insns, sizeof(insns) / sizeof(insns[0]));
 }
 
 /* The control and the probe for the helper refusal: an XDP program
@@ -100,17 +108,8 @@ static int probe_helper(int id)
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_PASS),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = probe_log,
-		    .log_size = sizeof(probe_log), .log_level = 1);
-	int fd;
 
-	probe_log[0] = '\0';
-	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "hr_probe", "GPL", insns,
-			   sizeof(insns) / sizeof(insns[0]), &opts);
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
+	return probe_run(insns, sizeof(insns) / sizeof(insns[0]));
 }
 
 /* The refusals of this host's kernel that mainline 6.18 does not make,
@@ -191,6 +190,16 @@ bool t_host_refuses_adjust_meta(void)
 	if (host_probed < 0)
 		host_probe();
 	return host_rules[1].refused;
+}
+
+bool t_host_skips_adjust_meta(const char *what)
+{
+	if (!t_host_refuses_adjust_meta())
+		return false;
+	printf("note: the kernel side not compared: %s calls "
+	       "bpf_xdp_adjust_meta: %s\n",
+	       what, t_host_note());
+	return true;
 }
 
 const char *t_host_note(void)

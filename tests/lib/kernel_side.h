@@ -37,6 +37,9 @@ struct bpf_object *t_kopen(const char *name);
 bool t_host_refuses_kfunc(void);
 /* Whether the live kernel refuses T_HOST_HELPER to XDP programs. */
 bool t_host_refuses_adjust_meta(void);
+/* The same, saying so when it does: the kernel side of a test whose
+ * kernel program @what calls T_HOST_HELPER is then not compared. */
+bool t_host_skips_adjust_meta(const char *what);
 /* One line saying what this kernel refuses and why ("" when nothing). */
 const char *t_host_note(void);
 /* Whether a failed load (@err, the verifier's @log) is one of those
