@@ -813,13 +813,12 @@ static void warn_verifier(const struct test_state *st)
 /* A --map NAME=KEY:VALUE whose map the kernel's copy cannot be given
  * alike: a per-CPU map (a value a CPU, and the CPUs differ) or one whose
  * entries are not values (devices, CPUs, programs, sockets). */
-static const char *map_kernel_cannot_take(struct test_cfg *cfg,
-					  const struct hr_object *obj)
+static struct hr_map *map_kernel_cannot_take(struct test_cfg *cfg,
+					     const struct hr_object *obj)
 {
-	static char name[128];
+	char name[128];
 	const char *eq;
 	struct hr_map *m;
-	uint32_t t;
 	int i;
 
 	for (i = 0; i < cfg->nmaps; i++) {
@@ -829,12 +828,8 @@ static const char *map_kernel_cannot_take(struct test_cfg *cfg,
 		snprintf(name, sizeof(name), "%.*s", (int)(eq - cfg->maps[i]),
 			 cfg->maps[i]);
 		m = hr_object_find_map(obj, name);
-		if (!m)
-			continue;
-		t = hr_map_type(m);
-		if (t != BPF_MAP_TYPE_ARRAY && t != BPF_MAP_TYPE_HASH &&
-		    t != BPF_MAP_TYPE_LRU_HASH && t != BPF_MAP_TYPE_LPM_TRIE)
-			return name;
+		if (m && !test_kernel_map_comparable(hr_map_type(m)))
+			return m;
 	}
 	return NULL;
 }
@@ -843,8 +838,9 @@ static const char *map_kernel_cannot_take(struct test_cfg *cfg,
 static int open_kernel(struct test_state *st, const struct hr_object *obj)
 {
 	struct test_cfg *cfg = st->cfg;
-	const char *why = NULL, *map;
+	const char *why = NULL;
 	char *path, buf[256];
+	struct hr_map *map;
 	int err;
 
 	if (cfg->hints.file || cfg->hints.constant || cfg->hints.device ||
@@ -858,9 +854,7 @@ static int open_kernel(struct test_state *st, const struct hr_object *obj)
 	else if ((map = map_kernel_cannot_take(cfg, obj))) {
 		snprintf(buf, sizeof(buf),
 			 "--map %s: a %s map's entries are headroom's alone",
-			 map,
-			 hr_map_type_name(
-				 hr_map_type(hr_object_find_map(obj, map))));
+			 hr_map_name(map), hr_map_type_name(hr_map_type(map)));
 		why = buf;
 	} else if (cfg->fib)
 		why = "the FIB options fill headroom's tables; the kernel "

@@ -40,9 +40,7 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
-/* Maps whose entries both sides hold alike, value for value (per-CPU
- * maps hold a value a CPU, and the CPUs differ). */
-static bool comparable(enum bpf_map_type t)
+bool test_kernel_map_comparable(uint32_t t)
 {
 	return t == BPF_MAP_TYPE_ARRAY || t == BPF_MAP_TYPE_HASH ||
 	       t == BPF_MAP_TYPE_LRU_HASH || t == BPF_MAP_TYPE_LPM_TRIE;
@@ -437,7 +435,7 @@ int test_kernel_take_maps(struct test_kernel *k, const struct hr_object *obj)
 		struct hr_map *hm = hr_object_find_map(obj, bpf_map__name(km));
 
 		if (!hm || bpf_map__is_internal(km) ||
-		    !comparable(bpf_map__type(km)) ||
+		    !test_kernel_map_comparable(bpf_map__type(km)) ||
 		    hr_map_key_size(hm) != bpf_map__key_size(km) ||
 		    hr_map_value_size(hm) != bpf_map__value_size(km))
 			continue;
@@ -466,7 +464,7 @@ bool test_kernel_maps(struct test_kernel *k, const struct hr_object *obj,
 
 		if (!hm || bpf_map__is_internal(km))
 			continue;
-		if (!comparable(t)) {
+		if (!test_kernel_map_comparable(t)) {
 			if (!json)
 				printf("map %s: %s maps not compared\n",
 				       bpf_map__name(km),

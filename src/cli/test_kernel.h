@@ -24,6 +24,10 @@ union hr_cli_ctx_buf;
  * verifier's first error line). */
 int test_kernel_open(const char *path, const char *prog, bool xdp,
 		     const struct hr_object *hobj, struct test_kernel **out);
+/* Whether maps of type @t hold the same entries on both sides, value for
+ * value (array, hash, LRU hash, LPM trie: a per-CPU map holds a value a
+ * CPU, and the CPUs differ; others hold devices, CPUs, programs). */
+bool test_kernel_map_comparable(uint32_t t);
 /* Puts the entries headroom's maps hold now (--map) in the kernel's maps
  * of the same name that both sides compare; 0 or -errno, said. */
 int test_kernel_take_maps(struct test_kernel *k, const struct hr_object *obj);
