@@ -12,9 +12,6 @@
 #include "helpers/helpers.h"
 #include "helpers/xdp_bytes.h"
 
-/* The kernel limits offset and length to 16 bits in bpf_xdp_pointer. */
-#define HR_XDP_BYTES_MAX 0xffffu
-
 static struct hr_xdp_ctx *xdp_ctx(struct hr_run *run)
 {
 	return run->priv;
@@ -70,16 +67,16 @@ static uint64_t xdp_get_buff_len(uint64_t r1, uint64_t r2, uint64_t r3,
 }
 
 /*
- * bpf_xdp_load_bytes / bpf_xdp_store_bytes: -EFAULT for an offset or
- * length past 16 bits, -EINVAL past the packet (its fragments counted),
- * else the bytes copied, straight when they lie in one buffer
- * (bpf_xdp_pointer) and across buffers otherwise (bpf_xdp_copy_buf).
+ * bpf_xdp_load_bytes / bpf_xdp_store_bytes: the range rule of
+ * bpf_xdp_pointer, then the bytes copied, across the packet's buffers
+ * where they span more than one (bpf_xdp_copy_buf).
  */
 static uint64_t xdp_copy_bytes(struct hr_run *run, uint32_t offset,
 			       uint64_t buf, uint32_t len, bool store)
 {
 	const struct hr_xdp_buff *xdp = xdp_ctx(run)->xdp;
-	uint8_t *pkt, *mem = NULL;
+	uint8_t *mem = NULL;
+	int err;
 
 	/* The verifier checks the buffer before the call can fail. */
 	if (len) {
@@ -87,18 +84,10 @@ static uint64_t xdp_copy_bytes(struct hr_run *run, uint32_t offset,
 		if (!mem)
 			return 0;
 	}
-	if (offset > HR_XDP_BYTES_MAX || len > HR_XDP_BYTES_MAX)
-		return ret_int(-EFAULT);
-	if ((uint64_t)offset + len > hr_xdp_buff_len(xdp))
-		return ret_int(-EINVAL);
-	pkt = hr_xdp_pointer(xdp, offset, len);
-	if (!pkt)
+	err = hr_xdp_bytes_range(xdp, offset, len);
+	if (!err && len)
 		hr_xdp_copy_buf(xdp, offset, mem, len, store);
-	else if (store)
-		memmove(pkt, mem, len);
-	else
-		memmove(mem, pkt, len);
-	return 0;
+	return ret_int(err);
 }
 
 static uint64_t xdp_load_bytes(uint64_t r1, uint64_t offset, uint64_t buf,

@@ -202,13 +202,11 @@ static uint64_t dynptr_from_skb_meta(uint64_t ctx, uint64_t flags, uint64_t ptr,
 static int xdp_bytes(struct hr_xdp_ctx *c, uint32_t off, void *buf,
 		     uint32_t len, bool store)
 {
-	if (off > 0xffff || len > 0xffff)
-		return -EFAULT;
-	if ((uint64_t)off + len > hr_xdp_buff_len(c->xdp))
-		return -EINVAL;
-	if (len) /* a zero-length access may come with no buffer */
+	int err = hr_xdp_bytes_range(c->xdp, off, len);
+
+	if (!err && len) /* a zero-length access may come with no buffer */
 		hr_xdp_copy_buf(c->xdp, off, buf, len, store);
-	return 0;
+	return err;
 }
 
 int hr_dynptr_read(struct hr_run *run, void *dst, uint32_t len,
@@ -359,8 +357,7 @@ void *hr_dynptr_slice(struct hr_run *run, const struct hr_dynptr *d,
 			return NULL;
 		return c->data + at;
 	case HR_DYNPTR_TYPE_XDP:
-		if (at > 0xffff || len > 0xffff ||
-		    (uint64_t)at + len > hr_xdp_buff_len(x->xdp))
+		if (hr_xdp_bytes_range(x->xdp, at, len))
 			return buf;
 		p = hr_xdp_pointer(x->xdp, at, len);
 		if (p || !buf)

@@ -7,11 +7,27 @@
 #ifndef HR_HELPERS_XDP_BYTES_H
 #define HR_HELPERS_XDP_BYTES_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "core/xdp.h"
+
+/* The kernel limits offset and length to 16 bits in bpf_xdp_pointer. */
+#define HR_XDP_BYTES_MAX 0xffffu
+
+/* bpf_xdp_pointer's range rule, for [off, off + len) of the packet with
+ * its fragments: -EFAULT past 16 bits, -EINVAL past the packet, else 0. */
+static inline int hr_xdp_bytes_range(const struct hr_xdp_buff *xdp,
+				     uint32_t off, uint32_t len)
+{
+	if (off > HR_XDP_BYTES_MAX || len > HR_XDP_BYTES_MAX)
+		return -EFAULT;
+	if ((uint64_t)off + len > hr_xdp_buff_len(xdp))
+		return -EINVAL;
+	return 0;
+}
 
 /* Copies @len bytes at packet offset @off to @buf (or from it, @flush);
  * the caller checked off + len against hr_xdp_buff_len(). */
