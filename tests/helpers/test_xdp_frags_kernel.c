@@ -21,13 +21,7 @@
 #define MAX_PKT 20000u
 #define ALL UINT32_MAX
 
-/* Strong references: oracle.c's are weak, and a weak reference alone
- * does not pull these out of the static library. */
-static const void *const headroom_api[] __attribute__((used)) = {
-	(const void *)hr_object_open,	   (const void *)hr_object_close,
-	(const void *)hr_object_find_prog, (const void *)hr_prog_test_run,
-	(const void *)hr_abort_str,
-};
+ORACLE_LINK_HEADROOM;
 
 static struct oracle *orc;
 static uint8_t *buf;

@@ -65,6 +65,22 @@ void oracle_skb_cb(struct __sk_buff *s, uint32_t a, uint32_t b, uint32_t c,
 int oracle_new(struct oracle **o);
 void oracle_free(struct oracle *o);
 
+/*
+ * oracle.c refers to headroom's test-run API weakly, so that an oracle
+ * test links without it; a weak reference alone does not pull those
+ * functions out of the static library. A test that runs headroom's side
+ * says ORACLE_LINK_HEADROOM; once, after including headroom/headroom.h.
+ */
+#define ORACLE_LINK_HEADROOM                               \
+	static const void *const oracle_headroom_api[]     \
+		__attribute__((used)) = {                  \
+			(const void *)hr_object_open,      \
+			(const void *)hr_object_close,     \
+			(const void *)hr_object_find_prog, \
+			(const void *)hr_prog_test_run,    \
+			(const void *)hr_abort_str,        \
+		}
+
 /* Whether headroom's test-run API is linked in (weak until it lands). */
 bool oracle_have_headroom(void);
 

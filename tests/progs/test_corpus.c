@@ -30,12 +30,7 @@
 #define CORPUS_PACKETS 48
 #define CORPUS_MAX_OBJS 4096
 
-/* Strong references: oracle.c's are weak (see test_kernel_xdp.c). */
-static const void *const headroom_api[] __attribute__((used)) = {
-	(const void *)hr_object_open,	   (const void *)hr_object_close,
-	(const void *)hr_object_find_prog, (const void *)hr_prog_test_run,
-	(const void *)hr_abort_str,
-};
+ORACLE_LINK_HEADROOM;
 
 struct tally {
 	unsigned int objs, kernel_refused, progs, agreed, other_types;

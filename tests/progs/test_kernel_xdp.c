@@ -33,13 +33,7 @@
 #define MAX_LINEAR (FRAME - HEADROOM - SHINFO)
 #define BIG (96u * 1024u)
 
-/* Strong references: oracle.c's are weak, and a weak reference alone
- * does not pull these out of the static library. */
-static const void *const headroom_api[] __attribute__((used)) = {
-	(const void *)hr_object_open,	   (const void *)hr_object_close,
-	(const void *)hr_object_find_prog, (const void *)hr_prog_test_run,
-	(const void *)hr_abort_str,
-};
+ORACLE_LINK_HEADROOM;
 
 static struct oracle *orc;
 static uint8_t *buf; /* metadata + packet of the case being built */
@@ -549,7 +543,7 @@ int main(void)
 	if (getenv("ORACLE_PRINT"))
 		oracle_set_print_limit(orc,
 				       (unsigned)atoi(getenv("ORACLE_PRINT")));
-	CHECK(oracle_have_headroom() && headroom_api[0],
+	CHECK(oracle_have_headroom() && oracle_headroom_api[0],
 	      "headroom's test-run API is not linked");
 
 	run_all(HR_ENGINE_INTERP, "interp");
