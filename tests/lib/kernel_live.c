@@ -154,8 +154,12 @@ double t_klive(int prog_fd, int ifindex, const void *pkt, uint32_t len,
 	o.repeat = (uint32_t)repeat;
 	t0 = t_now_s();
 	if (bpf_prog_test_run_opts(prog_fd, &o)) {
+		int err = errno;
+
 		fprintf(stderr, "kernel: live-frames test run: %s\n",
-			strerror(errno));
+			strerror(err));
+		/* Callers tell a refusal (EPERM) from other failures. */
+		errno = err;
 		return 0;
 	}
 	return t_now_s() - t0;

@@ -30,7 +30,7 @@ int t_kprog_fd(struct bpf_object *o, const char *name);
 /*
  * Live-frames test run of @prog_fd: @repeat frames made from @pkt
  * (@len bytes) entering on @ifindex (its queue 0), in batches of 64;
- * the seconds it took, or 0 after a message on stderr.
+ * the seconds it took, or 0 after a message on stderr, errno saying why.
  */
 double t_klive(int prog_fd, int ifindex, const void *pkt, uint32_t len,
 	       uint64_t repeat);
