@@ -110,14 +110,24 @@ static bool hr_tail_call_compatible(const struct hr_prog *caller,
  * the helper returns and the program goes on after the call (the kernel
  * leaves r0 unknown; -ENOENT here). The chain counter grows even when
  * the slot turns out to be empty, as in the kernel.
+ *
+ * ctx must be the run's context itself (ARG_PTR_TO_CTX, no offset: the
+ * verifier refuses anything else at load). The target starts with it as
+ * r1, and the JIT compiled the target taking its entry r1 to be the
+ * context; a program passing anything else aborts here instead.
  */
 static uint64_t hr_tail_call_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 				uint64_t r4, uint64_t r5, struct hr_run *run)
 {
-	struct hr_map *map = hr_run_map(run, r2);
+	struct hr_map *map;
 	uint32_t index = (uint32_t)r3;
 	struct hr_prog *prog;
 
+	if (!run->ctx || r1 != (uintptr_t)run->ctx) {
+		hr_run_abort(run, HR_ABORT_HELPER_ARG, r1);
+		return 0;
+	}
+	map = hr_run_map(run, r2);
 	if (!map)
 		return 0;
 	if (map->attr.type != HR_MAP_PROG_ARRAY)

@@ -2451,6 +2451,22 @@ static bool no_callback(const struct jit *j, uint32_t pc)
 		fn == hr_helper_xdp_adjust_meta.fn);
 }
 
+/* Checked mode tests a call's context facts (chk_call_facts), which hold
+ * only on runs that entered with r1 == run->ctx: other runs need the
+ * guarded entry, as for an access elided by facts. */
+static bool call_ctx_fact(struct jit *j, uint32_t pc)
+{
+	int reg;
+
+	for (reg = 1; reg <= 5; reg++) {
+		const struct jb_reg *r = jb_reg_at(&j->facts, pc, reg);
+
+		if (r && r->t == JB_CTX)
+			return true;
+	}
+	return false;
+}
+
 /*
  * Decides, before any code, what the prologue must set up: the run
  * pointer only when some code uses it (a check, a call, the budget, an
@@ -2524,6 +2540,8 @@ static void plan(struct jit *j)
 				j->calls_cb |= !no_callback(j, pc);
 			if (insn_reads(insn) == 0x7ff)
 				tail_site = true;
+			if (j->chk && call_ctx_fact(j, pc))
+				j->ctx_guard = true;
 			continue;
 		}
 		if (op == HR_JA)

@@ -47,6 +47,15 @@ struct hr_prog *t_insn_prog(const struct hr_prog_type *type,
 
 long long t_insn_xdp_run(struct hr_prog *prog, enum hr_engine eng)
 {
+	int why;
+	uint32_t pc;
+
+	return t_insn_xdp_run_why(prog, eng, &why, &pc);
+}
+
+long long t_insn_xdp_run_why(struct hr_prog *prog, enum hr_engine eng, int *why,
+			     uint32_t *pc)
+{
 	uint8_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
 	struct hr_run *run = aligned_alloc(64, (sizeof(*run) + 63) & ~63ul);
@@ -63,6 +72,8 @@ long long t_insn_xdp_run(struct hr_prog *prog, enum hr_engine eng)
 	run->priv = &c;
 	hr_xdp_ctx_sync(&c, run);
 	r0 = (long long)hr_engine_run_ctx(eng, run);
+	*why = run->abort;
+	*pc = run->abort_pc;
 	if (run->abort)
 		r0 = -1;
 	free(run);

@@ -28,4 +28,8 @@ struct hr_prog *t_insn_prog(const struct hr_prog_type *type,
  * an abort. */
 long long t_insn_xdp_run(struct hr_prog *prog, enum hr_engine eng);
 
+/* The same, also giving the abort reason (0: none) and its pc. */
+long long t_insn_xdp_run_why(struct hr_prog *prog, enum hr_engine eng, int *why,
+			     uint32_t *pc);
+
 #endif /* HR_TESTS_INSN_PROGS_H */

@@ -774,6 +774,23 @@ static void test_pkt_guards(void)
 			env.vm.insns = NULL;
 			free(insns);
 		}
+		/* Nothing elided, but a call whose r1 the analysis takes for
+		 * the context: the checked code tests that fact, so it too
+		 * must enter through the r1 == run->ctx test. */
+		insns = assemble("r1 not ctx at a call",
+				 "mov %r2, 0\ncall 1\nmov %r0, 7\nexit\n",
+				 &cnt);
+		if (insns) {
+			both("r1 is not the context at a call", insns, cnt,
+			     &res);
+			CHECK(!res.abort && res.r0 == 7,
+			      "r1 is not the context at a call: abort %d r0 "
+			      "%llu",
+			      res.abort, (unsigned long long)res.r0);
+			hr_jit_free(&env.vm);
+			env.vm.insns = NULL;
+			free(insns);
+		}
 	}
 	saved.calls = env.vm.calls; /* both() reallocates it */
 	saved.insns = NULL;
