@@ -8,6 +8,7 @@
 #define HR_CHECK_CHECK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct hr_prog;
@@ -26,6 +27,11 @@ struct hr_check_result {
 	 * accepted. */
 	char reason[256];
 	int insn; /* the instruction at fault, -1: none */
+	/* Set by a prediction given the line records: the first
+	 * instruction of the record whose line the kernel's log shows last
+	 * before the error (-1: none, the error comes before any line). */
+	bool log_line_set;
+	int line_insn;
 	/* Its source position from .BTF.ext line info; "" / 0 unknown. */
 	char file[256];
 	unsigned int line;
@@ -38,6 +44,19 @@ int hr_check_predict(const struct hr_prog *prog, struct hr_check_result *res);
  * hint kfuncs allowed). */
 int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 			  struct hr_check_result *res);
+
+/* The same, given the first instruction of each line info record of
+ * @prog as linked (ascending, @nlines of them): the error's line is then
+ * the one the kernel's log would show (res->line_insn). */
+int hr_check_predict_lines(const struct hr_prog *prog, bool dev_bound,
+			   const uint32_t *line_insn, size_t nlines,
+			   struct hr_check_result *res);
+
+/* hr_check_predict_lines() with @prog's line records read from the
+ * object at @path, and res->file/line filled: the kernel log's line for
+ * a rejection, the instruction's own for "cannot tell". 0 or -errno. */
+int hr_check_predict_at(const char *path, const struct hr_prog *prog,
+			bool dev_bound, struct hr_check_result *res);
 
 /* Fills res->file and res->line from the object's line info for res->insn
  * of function @func (nothing when there is none). */

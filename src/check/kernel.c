@@ -101,6 +101,15 @@ static void parse_log(const char *log, struct hr_check_result *res)
 	copy_line(res->reason, sizeof(res->reason), l);
 }
 
+/* res->file and res->line from @l (nothing when NULL). */
+static void put_line(const struct hr_line *l, struct hr_check_result *res)
+{
+	if (!l)
+		return;
+	snprintf(res->file, sizeof(res->file), "%s", hr_line_base(l->file));
+	res->line = l->line;
+}
+
 static void set_line(const char *path, const char *name,
 		     const struct hr_prog *prog, struct hr_check_result *res)
 {
@@ -111,12 +120,40 @@ static void set_line(const char *path, const char *name,
 				     hr_line_table_load(path, name, &t)))
 		return;
 	l = hr_line_find(&t, (uint32_t)res->insn);
-	if (l) {
-		snprintf(res->file, sizeof(res->file), "%s",
-			 hr_line_base(l->file));
-		res->line = l->line;
-	}
+	put_line(l, res);
 	hr_line_table_free(&t);
+}
+
+int hr_check_predict_at(const char *path, const struct hr_prog *prog,
+			bool dev_bound, struct hr_check_result *res)
+{
+	struct hr_line_table t;
+	uint32_t *first = NULL;
+	size_t i;
+	int ret;
+
+	if (hr_line_table_load_prog(path, prog, &t)) {
+		ret = hr_check_predict_opts(prog, dev_bound, res);
+		if (!ret)
+			hr_check_set_line_prog(path, prog, res);
+		return ret;
+	}
+	if (t.n)
+		first = malloc(t.n * sizeof(*first));
+	for (i = 0; first && i < t.n; i++)
+		first[i] = t.v[i].insn;
+	ret = hr_check_predict_lines(prog, dev_bound, first, first ? t.n : 0,
+				     res);
+	if (!ret && res->verdict == HR_CHECK_REJECT && res->log_line_set) {
+		if (res->line_insn >= 0)
+			put_line(hr_line_find(&t, (uint32_t)res->line_insn),
+				 res);
+	} else if (!ret && res->insn >= 0) {
+		put_line(hr_line_find(&t, (uint32_t)res->insn), res);
+	}
+	free(first);
+	hr_line_table_free(&t);
+	return ret;
 }
 
 void hr_check_set_line(const char *path, const char *name,

@@ -187,6 +187,10 @@ struct state {
 	const struct hr_map *lock_map;
 	uint32_t pc;
 	uint32_t depth; /* instructions on this path */
+	/* The line info record the kernel's log shows last on this path
+	 * (index + 1, 0: none yet): pushed with the state, as the log is
+	 * cut back to where a branch was pushed when the verifier pops it. */
+	uint32_t log_line;
 	bool soft;
 	/* The last loop heads this path reached, with its state's hash
 	 * there: the same state again means a loop that cannot end. */
@@ -295,6 +299,14 @@ struct walk {
 	uint32_t *func_depth;
 	bool *func_called;
 	struct global_sig *globals; /* per function of prog->funcs */
+	/* Per instruction: the line info record covering it (index + 1,
+	 * 0: none), and the record the log printed last over all paths
+	 * (the kernel's env->prev_linfo: not cut back by a pop, so a line
+	 * met again on another path is not printed again). NULL: no lines
+	 * given, the instruction's own line is reported. */
+	uint32_t *line_at;
+	const uint32_t *line_insn; /* each record's first instruction */
+	uint32_t prev_line;
 };
 
 static void set_unknown(struct walk *w, uint32_t pc, const char *fmt, ...)
@@ -334,6 +346,9 @@ static int fault(struct walk *w, const struct state *s, uint32_t pc,
 		w->res->verdict = HR_CHECK_REJECT;
 		snprintf(w->res->reason, sizeof(w->res->reason), "%s", msg);
 		w->res->insn = (int)pc;
+		w->res->log_line_set = w->line_at != NULL;
+		w->res->line_insn =
+			s->log_line ? (int)w->line_insn[s->log_line - 1] : -1;
 	}
 	return -1;
 }
@@ -3608,6 +3623,22 @@ static void check_stack_sum(struct walk *w)
 			    MAX_STACK);
 }
 
+/*
+ * do_check prints each instruction with its source line before checking
+ * it (verbose_linfo), but a line only when its record is not the one it
+ * printed last; an error is then shown under the last line printed on
+ * its path, which for an exit reached again is often an earlier line.
+ */
+static void log_line(struct walk *w, struct state *s, uint32_t pc)
+{
+	uint32_t k = w->line_at ? w->line_at[pc] : 0;
+
+	if (k && k != w->prev_line) {
+		w->prev_line = k;
+		s->log_line = k;
+	}
+}
+
 static int walk_path(struct walk *w, struct state *s)
 {
 	int ret = 0;
@@ -3647,6 +3678,7 @@ static int walk_path(struct walk *w, struct state *s)
 			break;
 		}
 		w->last_pc = pc;
+		log_line(w, s, pc);
 		in = &w->in[pc];
 		cls = HR_CLASS(in->code);
 		switch (cls) {
@@ -4033,6 +4065,7 @@ static int global_entry(struct walk *w, struct state *s, uint32_t f)
 
 	n = global_args(w, f, &a);
 	memset(s, 0, sizeof(*s));
+	w->prev_line = 0; /* do_check_common starts a log line afresh */
 	for (i = 0; i < n; i++) {
 		if (a[i] == HR_GARG_OTHER)
 			break;
@@ -4091,8 +4124,35 @@ bool hr_check_calls_hints(const struct hr_prog *prog)
 	return false;
 }
 
+/* line_at[pc] for every instruction from the records' first
+ * instructions (ascending); NULL without records or memory. */
+static uint32_t *lines_covering(const uint32_t *line_insn, size_t n,
+				uint32_t cnt)
+{
+	uint32_t *at, pc, k = 0;
+
+	if (!line_insn || !n)
+		return NULL;
+	at = calloc(cnt + 1, sizeof(*at));
+	if (!at)
+		return NULL;
+	for (pc = 0; pc < cnt; pc++) {
+		while (k < n && line_insn[k] <= pc)
+			k++;
+		at[pc] = (uint32_t)k; /* index + 1 of the last record <= pc */
+	}
+	return at;
+}
+
 int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 			  struct hr_check_result *res)
+{
+	return hr_check_predict_lines(prog, dev_bound, NULL, 0, res);
+}
+
+int hr_check_predict_lines(const struct hr_prog *prog, bool dev_bound,
+			   const uint32_t *line_insn, size_t nlines,
+			   struct hr_check_result *res)
 {
 	struct walk w = { 0 };
 	struct state *s;
@@ -4101,6 +4161,8 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	res->insn = -1;
 	if (!prog || !prog->type)
 		return -EINVAL;
+	w.line_insn = line_insn;
+	w.line_at = lines_covering(line_insn, nlines, prog->cnt);
 	w.prog = prog;
 	w.in = prog->insns;
 	w.cnt = prog->cnt;
@@ -4163,6 +4225,7 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 		free(w.globals);
 		free(w.visits);
 		free(w.pend);
+		free(w.line_at);
 		free(s);
 		return -ENOMEM;
 	}
@@ -4216,6 +4279,7 @@ int hr_check_predict_opts(const struct hr_prog *prog, bool dev_bound,
 	free(w.globals);
 	free(w.visits);
 	free(w.pend);
+	free(w.line_at);
 	free(s);
 	return 0;
 }

@@ -150,14 +150,13 @@ static int check_one(const char *path, const char *name,
 		sec = err_section(err, secbuf, sizeof(secbuf));
 	} else {
 		sec = hr_prog_section(prog);
-		ret = hr_check_predict_opts(prog, dev_bound, &pr);
+		ret = hr_check_predict_at(path, prog, dev_bound, &pr);
 		if (ret) {
 			fprintf(stderr, "headroom: %s: %s: %s\n", path, name,
 				strerror(-ret));
 			hr_object_close(obj);
 			return HR_EXIT_LOAD;
 		}
-		hr_check_set_line_prog(path, prog, &pr);
 	}
 	if (co->kernel)
 		kerr = hr_check_kernel(path, name, dev_bound, &kr, NULL);

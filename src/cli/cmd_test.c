@@ -794,13 +794,15 @@ static void warn_verifier(const struct test_state *st)
 	char where[300] = "";
 	char *path;
 
-	if (hr_check_predict_opts(st->prog, hr_check_calls_hints(st->prog),
-				  &r) ||
-	    r.verdict != HR_CHECK_REJECT)
-		return;
 	path = hr_cli_spec_file(st->cfg->spec);
-	if (path)
-		hr_check_set_line(path, hr_prog_name(st->prog), &r);
+	if ((path ? hr_check_predict_at(path, st->prog,
+					hr_check_calls_hints(st->prog), &r) :
+		    hr_check_predict_opts(
+			    st->prog, hr_check_calls_hints(st->prog), &r)) ||
+	    r.verdict != HR_CHECK_REJECT) {
+		free(path);
+		return;
+	}
 	free(path);
 	if (r.file[0])
 		snprintf(where, sizeof(where), " (%s:%u)", r.file, r.line);
