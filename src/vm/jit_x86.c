@@ -330,6 +330,15 @@ struct jit {
 	bool need_fp; /* RBP holds r10 */
 	bool local_calls; /* some bpf-to-bpf call: exits check the depth */
 	bool ctx_guard; /* the entry checks r1 == run->ctx */
+	/* run->pkt_dirty is already set on the straight line being
+	 * emitted: nothing clears it during a run, so a second mark before
+	 * the next jump target would change nothing. */
+	bool dirty_marked;
+	/* The run is needed only to mark it dirty: nothing can abort or
+	 * call, so rsp never leaves the entry frame and run->jit_sp and
+	 * run->depth need not be set (plan()). */
+	bool need_dirty, light;
+	uint32_t nfused; /* fuse() runs, on the last pass */
 	bool calls_out; /* some helper, kfunc or callx call */
 	bool calls_cb; /* ... that may run a callback (run->callback) */
 	/* Tail calls are followed: no bpf-to-bpf calls (so always depth 0)
@@ -1980,9 +1989,10 @@ static void emit_insn(struct jit *j, uint32_t pc)
 
 	/* run->pkt_dirty = 1 before anything that may write the packet
 	 * (plan() made the run's register hold the run for it). */
-	if (!jb_insn_pkt_ro(&j->facts, insn, pc)) {
+	if (!jb_insn_pkt_ro(&j->facts, insn, pc) && !j->dirty_marked) {
 		op_rm(j, false, false, 0xc6, 1, 0, RUN, OFF_PKT_DIRTY);
 		emit1(j, 1);
+		j->dirty_marked = true;
 	}
 	switch (HR_CLASS(insn->code)) {
 	case HR_ALU:
@@ -2065,9 +2075,11 @@ static void emit_prologue(struct jit *j)
 			alu_ri(j, true, 5, RSP, j->pad);
 		}
 		mov_rr(j, true, RUN, RDX);
-		op_rm(j, true, false, 0x89, 1, RSP, RUN, OFF_JIT_SP);
-		op_rm(j, false, false, 0xc7, 1, 0, RUN, OFF_DEPTH);
-		emit4(j, 0);
+		if (!j->light) {
+			op_rm(j, true, false, 0x89, 1, RSP, RUN, OFF_JIT_SP);
+			op_rm(j, false, false, 0xc7, 1, 0, RUN, OFF_DEPTH);
+			emit4(j, 0);
+		}
 	}
 	if (j->need_fp)
 		lea(j, RBP, RDX, OFF_STACK_HI);
@@ -2099,7 +2111,7 @@ static void emit_tail(struct jit *j)
 	bind(j, j->l_abort_exit);
 	mov_ri(j, RAX, j->vm->abort_ret);
 	bind(j, j->l_unwind_exit);
-	if (j->need_run) {
+	if (j->need_run && !j->light) {
 		op_rm(j, true, false, 0x8b, 1, RSP, RUN, OFF_JIT_SP);
 		op_rm(j, false, false, 0xc7, 1, 0, RUN, OFF_DEPTH);
 		emit4(j, 0);
@@ -2490,7 +2502,7 @@ static void plan(struct jit *j)
 		rd = insn_reads(insn);
 		used |= rd | insn_writes(insn);
 		if (!jb_insn_pkt_ro(&j->facts, insn, pc))
-			j->need_run = true; /* emit_insn marks run->pkt_dirty */
+			j->need_dirty = true; /* emit_insn marks pkt_dirty */
 		switch (cls) {
 		case HR_ALU:
 		case HR_ALU64:
@@ -2566,6 +2578,9 @@ static void plan(struct jit *j)
 		j->need_run = true;
 	}
 	j->tail = tail_site && !j->local_calls;
+	/* Every abort, call and budget check set need_run above. */
+	j->light = j->need_dirty && !j->need_run && !j->frame_check;
+	j->need_run |= j->need_dirty;
 	if (used & (1u << 10))
 		j->need_fp = true;
 	/* r0, r3..r9 that some instruction names and may read first. */
@@ -2592,10 +2607,144 @@ static void plan(struct jit *j)
 		j->pad = j->need_run && !(n & 1) ? 8 : 0;
 }
 
+/*
+ * Fusions of the shapes clang emits, each only where the instructions it
+ * replaces leave nothing another instruction could see: no jump lands
+ * inside the run, the registers it no longer writes are dead after it
+ * (live_out), and every access it merges was proven (so none can abort,
+ * at whichever pc). Off in checked mode (j->dce), which compiles each
+ * instruction as it is.
+ */
+
+/* @insn is a BPF_LDX of @size bytes, plain (not sign-extending). */
+static bool is_ldx(const struct hr_insn *insn, int size)
+{
+	return HR_CLASS(insn->code) == HR_LDX &&
+	       HR_MODE(insn->code) == HR_MEM &&
+	       hr_size_bytes(insn->code) == size;
+}
+
+/* @insn is dst OP= imm (@op) or dst OP= src, 32- or 64-bit. */
+static bool is_alu(const struct hr_insn *insn, uint8_t op, uint8_t src)
+{
+	uint8_t cls = HR_CLASS(insn->code);
+
+	return (cls == HR_ALU || cls == HR_ALU64) && HR_OP(insn->code) == op &&
+	       HR_SRC(insn->code) == src && !insn->off;
+}
+
+/* No jump lands on pc + 1 .. pc + n - 1. */
+static bool straight(const struct jit *j, uint32_t pc, uint32_t n)
+{
+	uint32_t i;
+
+	if (pc + n > j->vm->cnt)
+		return false;
+	for (i = 1; i < n; i++)
+		if (j->target[pc + i])
+			return false;
+	return true;
+}
+
+/* a = *(u8 *)(b + k + 1); a <<= 8; c = *(u8 *)(b + k); a |= c: the
+ * little-endian u16 at b + k, one movzwl (c dead after). */
+static bool fuse_u16_load(struct jit *j, uint32_t pc)
+{
+	const struct hr_insn *in = &j->vm->insns[pc];
+	int a = in[0].dst, b = in[0].src, c = in[2].dst;
+
+	if (!straight(j, pc, 4) || !is_ldx(&in[0], 1) || !is_ldx(&in[2], 1) ||
+	    !is_alu(&in[1], HR_LSH, HR_K) || in[1].imm != 8 || in[1].dst != a ||
+	    !is_alu(&in[3], HR_OR, HR_X) || in[3].dst != a || in[3].src != c ||
+	    in[2].src != b || a == b || c == a || a >= 10 || c >= 10 ||
+	    in[0].off != in[2].off + 1 || (live_out(j, pc + 3) & (1u << c)) ||
+	    !check_elided(j, pc, b, in[0].off, 1, false, false) ||
+	    !check_elided(j, pc + 2, b, in[2].off, 1, false, false) ||
+	    !check_elided(j, pc, b, in[2].off, 2, false, false))
+		return false;
+	op_rm(j, false, false, 0x0fb7, 2, bpf2x[a], bpf2x[b], in[2].off);
+	return true;
+}
+
+/* x = K; if K OP y goto T: compare y with K, x dead after. */
+static bool fuse_const_cmp(struct jit *j, uint32_t pc)
+{
+	static const uint8_t swapped[16] = {
+		[HR_JEQ >> 4] = HR_JEQ,	  [HR_JNE >> 4] = HR_JNE,
+		[HR_JSET >> 4] = HR_JSET, [HR_JGT >> 4] = HR_JLT,
+		[HR_JLT >> 4] = HR_JGT,	  [HR_JGE >> 4] = HR_JLE,
+		[HR_JLE >> 4] = HR_JGE,	  [HR_JSGT >> 4] = HR_JSLT,
+		[HR_JSLT >> 4] = HR_JSGT, [HR_JSGE >> 4] = HR_JSLE,
+		[HR_JSLE >> 4] = HR_JSGE,
+	};
+	const struct hr_insn *in = &j->vm->insns[pc];
+	struct hr_insn cmp = in[1];
+	uint8_t cls = HR_CLASS(in[1].code), op = HR_OP(in[1].code);
+
+	if (!straight(j, pc, 2) || in[0].code != (HR_ALU64 | HR_MOV | HR_K) ||
+	    in[0].off || (cls != HR_JMP && cls != HR_JMP32) ||
+	    HR_SRC(in[1].code) != HR_X || in[1].dst != in[0].dst ||
+	    in[1].src == in[0].dst || in[1].src >= 10 || in[0].dst >= 10 ||
+	    !swapped[op >> 4] || (live_out(j, pc + 1) & (1u << in[0].dst)))
+		return false;
+	cmp.code = (uint8_t)(cls | swapped[op >> 4] | HR_K);
+	cmp.dst = in[1].src;
+	cmp.src = 0;
+	cmp.imm = in[0].imm;
+	emit_jmp(j, pc + 1, &cmp);
+	return true;
+}
+
+/* x += K; y = *(x + off) with x dead after (y == x included): the load
+ * from x + K + off, the add left out. */
+static bool fuse_add_load(struct jit *j, uint32_t pc)
+{
+	const struct hr_insn *in = &j->vm->insns[pc];
+	int x = in[0].dst, size = hr_size_bytes(in[1].code), y = in[1].dst;
+	int64_t disp = (int64_t)in[0].imm + in[1].off;
+
+	if (!straight(j, pc, 2) || in[0].code != (HR_ALU64 | HR_ADD | HR_K) ||
+	    in[0].off || !is_ldx(&in[1], size) || in[1].src != x || x >= 10 ||
+	    y >= 10 || !is_simm32(disp) ||
+	    (y != x && (live_out(j, pc + 1) & (1u << x))) ||
+	    !check_elided(j, pc + 1, x, in[1].off, size, false, false))
+		return false;
+	switch (size) {
+	case 1:
+		op_rm(j, false, false, 0x0fb6, 2, bpf2x[y], bpf2x[x],
+		      (int32_t)disp);
+		break;
+	case 2:
+		op_rm(j, false, false, 0x0fb7, 2, bpf2x[y], bpf2x[x],
+		      (int32_t)disp);
+		break;
+	default:
+		op_rm(j, size == 8, false, 0x8b, 1, bpf2x[y], bpf2x[x],
+		      (int32_t)disp);
+		break;
+	}
+	return true;
+}
+
+/* One of the fusions above at @pc: the number of instructions it
+ * replaced, 0 for none. */
+static uint32_t fuse(struct jit *j, uint32_t pc)
+{
+	if (!j->dce || !j->live)
+		return 0;
+	if (fuse_u16_load(j, pc))
+		return 4;
+	if (fuse_const_cmp(j, pc))
+		return 2;
+	if (fuse_add_load(j, pc))
+		return 2;
+	return 0;
+}
+
 static int emit_program(struct jit *j)
 {
 	const struct hr_vm_prog *vm = j->vm;
-	uint32_t pc, i;
+	uint32_t pc, i, n;
 
 	for (i = 0; i < vm->cnt; i++)
 		new_label(j); /* label i is pc i */
@@ -2616,6 +2765,15 @@ static int emit_program(struct jit *j)
 		const struct hr_insn *in = &vm->insns[pc];
 
 		bind(j, pc);
+		if (!pc || j->target[pc])
+			j->dirty_marked = false;
+		n = fuse(j, pc);
+		if (n) {
+			j->nfused++;
+			while (--n)
+				bind(j, ++pc);
+			continue;
+		}
 		/* rX = rY; rX += K as one lea, when nothing jumps between. */
 		if (pc + 1 < vm->cnt &&
 		    in->code == (HR_ALU64 | HR_MOV | HR_X) && !in->off &&
@@ -2678,6 +2836,8 @@ static int mark_short(struct jit *j)
 	j->cur = 0;
 	j->nlabels = j->nfix = j->nsites = 0;
 	j->need_run = j->need_fp = j->local_calls = j->ctx_guard = false;
+	j->need_dirty = j->light = false;
+	j->nfused = 0;
 	j->calls_out = j->calls_cb = j->tail = false;
 	j->saved = j->zero = 0;
 	j->pad = 0;
@@ -2798,6 +2958,7 @@ struct jit_code {
 	bool tail;
 	uint16_t zero;
 	uint32_t checked; /* offset of the r1 == run->ctx entry */
+	uint32_t fused;
 };
 
 static int jit_build(struct hr_vm_prog *vm, bool chk, struct jit_code *out)
@@ -2833,6 +2994,7 @@ static int jit_build(struct hr_vm_prog *vm, bool chk, struct jit_code *out)
 		ret = link_code(&j, &out->code, &out->size);
 	out->tail = j.tail;
 	out->zero = j.zero;
+	out->fused = j.nfused;
 	out->checked = j.ctx_guard ? (uint32_t)j.sec[0].len +
 					     j.labels[j.l_checked].off :
 				     0;
@@ -2857,6 +3019,7 @@ int hr_jit_compile(struct hr_vm_prog *vm)
 	__atomic_store_n(&vm->jit_tail, c.tail, __ATOMIC_RELAXED);
 	__atomic_store_n(&vm->jit_zero, c.zero, __ATOMIC_RELAXED);
 	__atomic_store_n(&vm->jit_checked, c.checked, __ATOMIC_RELAXED);
+	__atomic_store_n(&vm->jit_fused, c.fused, __ATOMIC_RELAXED);
 	if (!__atomic_compare_exchange_n(&vm->jit, &expect, c.code, false,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		munmap(c.code, c.size);

@@ -115,6 +115,9 @@ struct hr_vm_prog {
 	 * register: those it may read before writing). */
 	bool jit_tail;
 	uint16_t jit_zero;
+	/* Instruction runs the JIT compiled fused (jit_x86.c's fuse()):
+	 * for tests, which check the fused code against the interpreter. */
+	uint32_t jit_fused;
 	/* Offset in jit of the entry that first tests r1 == run->ctx (0
 	 * when the code needs no such test); runs on run->ctx itself enter
 	 * at jit. */

@@ -836,6 +836,108 @@ static uint32_t run_key_cpu(struct hr_prog *prog, unsigned int key,
 }
 
 /* ARRAY lookups, inlined by the JIT: in range, and out of range (NULL). */
+/*
+ * The JIT's fusions (jit_x86.c fuse()), each run where it applies and
+ * where it must not: the compiled code agrees with the interpreter, and
+ * the count of fused runs says which compiled fused.
+ */
+static void fused(const char *name, const char *text, uint64_t r0,
+		  uint32_t nfused)
+{
+	struct jd_result res;
+	struct hr_insn *insns;
+	uint32_t cnt;
+
+	insns = assemble(name, text, &cnt);
+	if (!insns)
+		return;
+	both(name, insns, cnt, &res);
+	CHECK(!res.abort && res.r0 == r0,
+	      "%s: abort %d r0 %#llx, expected %#llx", name, res.abort,
+	      (unsigned long long)res.r0, (unsigned long long)r0);
+	CHECK(env.vm.jit_fused == nfused, "%s: %u runs fused, expected %u",
+	      name, env.vm.jit_fused, nfused);
+	hr_jit_free(&env.vm);
+	env.vm.insns = NULL;
+	free(insns);
+}
+
+static void test_fusions(void)
+{
+	struct hr_vm_prog saved = env.vm;
+	uint8_t saved_init[JD_ARENA_LEN];
+	uintptr_t data = jd_addr(&env, JD_PKT_OFF + 16);
+	/* A 64-byte packet under its data_end guard, then the body. */
+#define GUARD                                                  \
+	"ldxw %r2, [%r1+0]\nldxw %r3, [%r1+4]\nmov %r4, %r2\n" \
+	"add %r4, 64\njgt %r4, %r3, +10\n"
+#define TAIL "exit\nmov %r0, 99\nexit\n"
+	uint8_t *pkt;
+	uint64_t u16;
+
+	memcpy(saved_init, env.init, sizeof(saved_init));
+	env.vm.ctx_access = hr_prog_type_xdp.ctx_access;
+	env.vm.ctx_size = sizeof(struct xdp_md);
+	env.pkt_lo = jd_addr(&env, JD_PKT_OFF);
+	env.pkt_hi = data + 64;
+	jd_xdp_ctx(&env, env.init, data, data + 64);
+	env.r1 = jd_addr(&env, JD_CTX_OFF);
+	pkt = env.init + JD_PKT_OFF + 16;
+	pkt[12] = 0x08;
+	pkt[13] = 0x86;
+	pkt[20] = 0x3c;
+	u16 = 0x8608;
+	fused("u16 from two bytes",
+	      GUARD "ldxb %r5, [%r2+13]\nlsh %r5, 8\nldxb %r6, [%r2+12]\n"
+		    "or %r5, %r6\nmov %r0, %r5\nmov %r6, 0\nmov %r5, 0\n"
+		    "mov %r4, 0\nmov %r4, 0\n" TAIL,
+	      u16, 1);
+	fused("u16 from two bytes, the low byte still read",
+	      GUARD "ldxb %r5, [%r2+13]\nlsh %r5, 8\nldxb %r6, [%r2+12]\n"
+		    "or %r5, %r6\nmov %r0, %r5\nadd %r0, %r6\nmov %r5, 0\n"
+		    "mov %r4, 0\nmov %r4, 0\n" TAIL,
+	      u16 + 0x08, 0);
+	fused("u16 from two bytes, 32-bit shift and or",
+	      GUARD "ldxb %r5, [%r2+13]\nlsh32 %r5, 8\nldxb %r6, [%r2+12]\n"
+		    "or32 %r5, %r6\nmov %r0, %r5\nmov %r6, 0\nmov %r5, 0\n"
+		    "mov %r4, 0\nmov %r4, 0\n" TAIL,
+	      u16, 1);
+	fused("constant compared, taken",
+	      GUARD "ldxb %r5, [%r2+20]\nmov %r6, 0x40\njgt %r6, %r5, +2\n"
+		    "mov %r0, 1\nexit\nmov %r0, 2\nmov %r4, 0\nmov %r4, 0\n"
+		    "mov %r4, 0\n" TAIL,
+	      2, 1);
+	fused("constant compared, signed, not taken",
+	      GUARD "ldxb %r5, [%r2+20]\nmov %r6, -1\njsgt %r6, %r5, +2\n"
+		    "mov %r0, 1\nexit\nmov %r0, 2\nmov %r4, 0\nmov %r4, 0\n"
+		    "mov %r4, 0\n" TAIL,
+	      1, 1);
+	fused("constant compared, the constant read after",
+	      GUARD "ldxb %r5, [%r2+20]\nmov %r6, 0x40\njgt %r6, %r5, +2\n"
+		    "mov %r0, 1\nexit\nmov %r0, %r6\nmov %r4, 0\n"
+		    "mov %r4, 0\nmov %r4, 0\n" TAIL,
+	      0x40, 0);
+	fused("add folded into the load",
+	      GUARD "mov %r5, %r2\nmov %r0, 0\nadd %r2, 12\n"
+		    "ldxh %r2, [%r2+0]\nmov %r0, %r2\nmov %r4, 0\n"
+		    "mov %r4, 0\nmov %r4, 0\nmov %r4, 0\n" TAIL,
+	      u16, 1);
+	fused("add kept: its register read after",
+	      GUARD "mov %r5, %r2\nmov %r0, 0\nadd %r5, 12\n"
+		    "ldxh %r0, [%r5+0]\nsub %r5, %r2\nadd %r0, %r5\n"
+		    "mov %r4, 0\nmov %r4, 0\nmov %r4, 0\n" TAIL,
+	      u16 + 12, 0);
+#undef GUARD
+#undef TAIL
+	saved.calls = env.vm.calls;
+	saved.insns = NULL;
+	saved.cnt = 0;
+	env.vm = saved;
+	env.pkt_lo = jd_addr(&env, JD_PKT_OFF);
+	env.pkt_hi = jd_addr(&env, JD_PKT_OFF + JD_PKT_LEN);
+	memcpy(env.init, saved_init, sizeof(saved_init));
+}
+
 static void test_inline_array(void)
 {
 	struct hr_object *obj;
@@ -1325,6 +1427,7 @@ int main(void)
 	test_unvalidated();
 	test_wx();
 	test_pkt_guards();
+	test_fusions();
 	test_inline_array();
 	test_percpu_lookups("jit_percpu.o", false);
 	test_percpu_lookups("jit_percpu_hash.o", true);
