@@ -380,6 +380,9 @@ static struct hr_insn *assemble(const char *name, const char *text,
 	return insns;
 }
 
+/* When not negative, the number of fused runs expect() wants. */
+static int want_fused = -1;
+
 /* Runs @text; expects @reason at @pc (and r0 = @r0 when no abort). */
 static void expect(const char *name, const char *text, int reason, uint32_t pc,
 		   uint64_t r0)
@@ -403,6 +406,9 @@ static void expect(const char *name, const char *text, int reason, uint32_t pc,
 		CHECK(res.r0 == r0, "%s: r0 %#llx, expected %#llx", name,
 		      (unsigned long long)res.r0, (unsigned long long)r0);
 	}
+	CHECK(want_fused < 0 || env.vm.jit_fused == (uint32_t)want_fused,
+	      "%s: %u runs fused, expected %d", name, env.vm.jit_fused,
+	      want_fused);
 	hr_jit_free(&env.vm);
 	env.vm.insns = NULL;
 	free(insns);
@@ -844,22 +850,9 @@ static uint32_t run_key_cpu(struct hr_prog *prog, unsigned int key,
 static void fused(const char *name, const char *text, uint64_t r0,
 		  uint32_t nfused)
 {
-	struct jd_result res;
-	struct hr_insn *insns;
-	uint32_t cnt;
-
-	insns = assemble(name, text, &cnt);
-	if (!insns)
-		return;
-	both(name, insns, cnt, &res);
-	CHECK(!res.abort && res.r0 == r0,
-	      "%s: abort %d r0 %#llx, expected %#llx", name, res.abort,
-	      (unsigned long long)res.r0, (unsigned long long)r0);
-	CHECK(env.vm.jit_fused == nfused, "%s: %u runs fused, expected %u",
-	      name, env.vm.jit_fused, nfused);
-	hr_jit_free(&env.vm);
-	env.vm.insns = NULL;
-	free(insns);
+	want_fused = (int)nfused;
+	expect(name, text, 0, 0, r0);
+	want_fused = -1;
 }
 
 static void test_fusions(void)
