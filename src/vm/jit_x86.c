@@ -1712,7 +1712,9 @@ static bool inline_adjust_meta(struct jit *j, uint32_t pc)
 	      offsetof(struct hr_xdp_buff, data));
 	op_rr(j, true, false, 0x39, 1, TMP, RAX); /* cmp rax, r10 */
 	jcc_to(j, CC_A, ret_stub(j, -HR_ENOTSUPP, done));
-	/* rax = meta; meta < data_hard_start + 40 or > data: -EINVAL. */
+	/* rax = meta; meta < data_hard_start + 40 or > data: -EINVAL. A
+	 * known offset <= 0 cannot fail the second: data_meta <= data was
+	 * just tested. */
 	if (k) {
 		alu_ri(j, true, 0, RAX, (int32_t)(uint32_t)r2);
 	} else {
@@ -1726,8 +1728,10 @@ static bool inline_adjust_meta(struct jit *j, uint32_t pc)
 	jcc_to(j, CC_L, ret_stub(j, -EINVAL, done));
 	op_rm(j, true, false, 0x8b, 1, TMP, ADDR,
 	      offsetof(struct hr_xdp_buff, data));
-	op_rr(j, true, false, 0x39, 1, TMP, RAX);
-	jcc_to(j, CC_G, ret_stub(j, -EINVAL, done));
+	if (!k || (int32_t)(uint32_t)r2 > 0) {
+		op_rr(j, true, false, 0x39, 1, TMP, RAX);
+		jcc_to(j, CC_G, ret_stub(j, -EINVAL, done));
+	}
 	/* r10 = data - meta >= 0: & 3 or > 252: -EACCES. */
 	op_rr(j, true, false, 0x29, 1, RAX, TMP);
 	op_rr(j, false, true, 0xf6, 1, 0, TMP); /* test r10b, 3 */
@@ -1735,18 +1739,10 @@ static bool inline_adjust_meta(struct jit *j, uint32_t pc)
 	jcc_to(j, CC_NE, ret_stub(j, -EACCES, done));
 	alu_ri(j, true, 7, TMP, HR_XDP_META_MAX);
 	jcc_to(j, CC_A, ret_stub(j, -EACCES, done));
-	/* The new data_meta, then hr_xdp_ctx_sync(). */
+	/* The new data_meta, and what hr_xdp_ctx_sync() would change of
+	 * the context and the packet window: data and data_end stay. */
 	op_rm(j, true, false, 0x89, 1, RAX, ADDR,
 	      offsetof(struct hr_xdp_buff, data_meta));
-	op_rm(j, true, false, 0x8b, 1, TMP, ADDR,
-	      offsetof(struct hr_xdp_buff, data));
-	op_rm(j, false, false, 0x89, 1, TMP, TMP2,
-	      md + (int32_t)offsetof(struct xdp_md, data));
-	op_rm(j, true, false, 0x8b, 1, TMP, ADDR,
-	      offsetof(struct hr_xdp_buff, data_end));
-	op_rm(j, false, false, 0x89, 1, TMP, TMP2,
-	      md + (int32_t)offsetof(struct xdp_md, data_end));
-	op_rm(j, true, false, 0x89, 1, TMP, RUN, OFF_PKT_HI);
 	op_rm(j, false, false, 0x89, 1, RAX, TMP2,
 	      md + (int32_t)offsetof(struct xdp_md, data_meta));
 	op_rm(j, true, false, 0x89, 1, RAX, RUN, OFF_PKT_LO);
