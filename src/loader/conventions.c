@@ -239,6 +239,17 @@ int hr_ld_set_globals(struct hr_loader *ld)
 	return 0;
 }
 
+/* libbpf's bpf_object__create_maps freezes each .rodata map once its
+ * initial values (and a skeleton's) are in: from then on, only reads. */
+void hr_ld_freeze_rodata(struct hr_loader *ld)
+{
+	size_t i;
+
+	for (i = 1; i < ld->nsecs; i++)
+		if (ld->secs[i].kind == HR_SEC_RODATA && ld->secs[i].map)
+			ld->secs[i].map->frozen = true;
+}
+
 /* ---- the pinned map store ---- */
 
 struct pin {

@@ -648,6 +648,8 @@ static int load(struct hr_loader *ld, Elf *elf)
 		ret = hr_ld_create_maps(ld);
 	if (!ret)
 		ret = hr_ld_set_globals(ld);
+	if (!ret)
+		hr_ld_freeze_rodata(ld);
 	if (!ret && hr_object_build_regions(ld->obj))
 		ret = hr_ld_error(ld, -ENOMEM, "out of memory");
 	if (!ret)

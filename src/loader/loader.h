@@ -162,6 +162,8 @@ int hr_ld_core_prepare(struct hr_loader *ld);
 
 /* conventions.c: --set NAME=VALUE into global data, after the maps exist. */
 int hr_ld_set_globals(struct hr_loader *ld);
+/* conventions.c: .rodata maps frozen, after hr_ld_set_globals. */
+void hr_ld_freeze_rodata(struct hr_loader *ld);
 /* conventions.c: max_entries for map @name from opts, or @def. 0 or -errno. */
 int hr_ld_map_size(struct hr_loader *ld, const char *name, uint32_t *size);
 /* conventions.c: every map_sizes entry names a map of the object. */

@@ -152,6 +152,11 @@ struct hr_map {
 	/* Set when the program may not write the values (.rodata,
 	 * BPF_F_RDONLY_PROG). */
 	bool rdonly_prog;
+	/* BPF_MAP_FREEZE: user space may no longer write it (libbpf freezes
+	 * .rodata once its initial values are in, and so does the loader).
+	 * Frozen and rdonly_prog, its values never change: the JIT reads
+	 * them as constants, as the verifier does (bpf_map_is_rdonly). */
+	bool frozen;
 	/* Index in the owning object's map list. */
 	int index;
 	/* Offset of the value's struct bpf_timer (the kernel's btf_record

@@ -49,8 +49,9 @@ uint32_t hr_map_user_value_size(const struct hr_map *map)
 	return map->attr.value_size;
 }
 
-/* BPF_F_WRONLY maps cannot be read from user space, BPF_F_RDONLY ones
- * cannot be written (the file mode of the map's fd, in the kernel). */
+/* BPF_F_WRONLY maps cannot be read from user space, BPF_F_RDONLY and
+ * frozen ones cannot be written (the file mode of the map's fd, which
+ * map_get_sys_perms makes read-only once frozen, in the kernel). */
 static bool hr_map_user_can_read(const struct hr_map *map)
 {
 	return !(map->attr.map_flags & HR_F_WRONLY);
@@ -58,7 +59,7 @@ static bool hr_map_user_can_read(const struct hr_map *map)
 
 static bool hr_map_user_can_write(const struct hr_map *map)
 {
-	return !(map->attr.map_flags & HR_F_RDONLY);
+	return !(map->attr.map_flags & HR_F_RDONLY) && !map->frozen;
 }
 
 int hr_map_lookup_elem(struct hr_map *map, const void *key, void *value)

@@ -758,18 +758,39 @@ static void do_alu(struct an *an, uint32_t pc, const struct hr_insn *insn,
 	*d = r;
 }
 
+/* What a load of @size bytes at @b + @off reads, when @b points into a
+ * frozen read-only global (check_mem_access's bpf_map_direct_read):
+ * true with *@v, little-endian as the host. */
+bool jb_const_value(const struct jb_reg *b, int off, int size, uint64_t *v)
+{
+	int64_t at;
+
+	if (b->t != JB_VALUE || !(b->id & JB_VALUE_CONST) ||
+	    (size != 1 && size != 2 && size != 4 && size != 8))
+		return false;
+	at = (int64_t)b->a + off;
+	if (at < 0 || at + size > (int64_t)JB_VALUE_SIZE(b->id))
+		return false;
+	*v = 0;
+	memcpy(v, (const uint8_t *)(uintptr_t)b->b + at, (size_t)size);
+	return true;
+}
+
 static void do_ldx(struct an *an, const struct hr_insn *insn,
 		   struct jb_state *s)
 {
 	int size = hr_size_bytes(insn->code);
 	const struct jb_reg *b = &s->r[insn->src];
 	struct jb_reg r;
+	uint64_t v;
 
 	if (HR_MODE(insn->code) == HR_MEMSX)
 		r = unknown;
-	else
+	else if (!jb_const_value(b, insn->off, size, &v))
 		r = scalar(0,
 			   size == 8 ? UINT64_MAX : (1ull << (8 * size)) - 1);
+	else
+		r = scalar(v, v);
 	if (an->layout && b->t == JB_CTX && size == 4 &&
 	    HR_MODE(insn->code) == HR_MEM) {
 		if (insn->off == an->off_data)
@@ -1000,6 +1021,11 @@ struct hr_map *jb_own_map(const struct hr_vm_prog *vm, uint64_t ptr)
  * the address the loader wrote stays inside it; .rodata is read-only to
  * programs (HR_F_RDONLY_PROG), as the region rules say.
  */
+static bool map_rdonly(const struct hr_map *map)
+{
+	return map->rdonly_prog || (map->attr.map_flags & HR_F_RDONLY_PROG);
+}
+
 static struct jb_reg global_value(const struct hr_vm_prog *vm, uint64_t addr)
 {
 	const struct hr_object *obj = vm->prog ? vm->prog->obj : NULL;
@@ -1019,14 +1045,13 @@ static struct jb_reg global_value(const struct hr_vm_prog *vm, uint64_t addr)
 			continue;
 		if (size > PKT_LIMIT)
 			return unknown;
-		return (struct jb_reg){
-			JB_VALUE,
-			size | (map->rdonly_prog || (map->attr.map_flags &
-						     HR_F_RDONLY_PROG) ?
-					0 :
-					JB_VALUE_RW),
-			addr - v, 0
-		};
+		if (!map_rdonly(map))
+			return (struct jb_reg){ JB_VALUE, size | JB_VALUE_RW,
+						addr - v, 0 };
+		if (map->frozen)
+			return (struct jb_reg){ JB_VALUE, size | JB_VALUE_CONST,
+						addr - v, v };
+		return (struct jb_reg){ JB_VALUE, size, addr - v, 0 };
 	}
 	return unknown;
 }
@@ -1421,7 +1446,7 @@ bool jb_value_safe(const struct jb_facts *f, uint32_t pc, int breg, int off,
 	if (!r || r->t != JB_VALUE || (write && !(r->id & JB_VALUE_RW)))
 		return false;
 	lo = (int64_t)r->a + off;
-	return lo >= 0 && lo + size <= (int64_t)(r->id & ~JB_VALUE_RW);
+	return lo >= 0 && lo + size <= (int64_t)JB_VALUE_SIZE(r->id);
 }
 
 /*

@@ -30,6 +30,10 @@ enum jb_type {
 };
 
 #define JB_VALUE_RW (1u << 31)
+/* A JB_VALUE of a frozen read-only global (.rodata after load): b is its
+ * value's address, and the bytes there never change. */
+#define JB_VALUE_CONST (1u << 30)
+#define JB_VALUE_SIZE(id) ((id) & ~(JB_VALUE_RW | JB_VALUE_CONST))
 
 struct jb_reg {
 	uint8_t t;
@@ -65,6 +69,10 @@ bool jb_fp_fixed(const struct hr_vm_prog *vm);
 /* The state of @reg entering @pc, or NULL when nothing is known; valid
  * until the next query on @f. */
 const struct jb_reg *jb_reg_at(const struct jb_facts *f, uint32_t pc, int reg);
+
+/* The value a load of @size bytes at @b + @off gives when @b points into
+ * a frozen read-only global: true with *@v. */
+bool jb_const_value(const struct jb_reg *b, int off, int size, uint64_t *v);
 
 /* Whether [breg + off, + size) at @pc is inside [data, data_end). */
 bool jb_pkt_safe(const struct jb_facts *f, uint32_t pc, int breg, int off,

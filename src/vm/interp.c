@@ -205,54 +205,6 @@ static uint64_t endian(const struct hr_insn *insn, uint64_t v)
 	return truncate_bits(v, insn->imm);
 }
 
-static bool jump_taken(uint8_t op, uint64_t a, uint64_t b, bool wide)
-{
-	if (!wide) {
-		a = (uint32_t)a;
-		b = (uint32_t)b;
-	}
-	switch (op) {
-	case HR_JEQ:
-		return a == b;
-	case HR_JNE:
-		return a != b;
-	case HR_JGT:
-		return a > b;
-	case HR_JGE:
-		return a >= b;
-	case HR_JLT:
-		return a < b;
-	case HR_JLE:
-		return a <= b;
-	case HR_JSET:
-		return a & b;
-	}
-	if (wide) {
-		switch (op) {
-		case HR_JSGT:
-			return (int64_t)a > (int64_t)b;
-		case HR_JSGE:
-			return (int64_t)a >= (int64_t)b;
-		case HR_JSLT:
-			return (int64_t)a < (int64_t)b;
-		case HR_JSLE:
-			return (int64_t)a <= (int64_t)b;
-		}
-	} else {
-		switch (op) {
-		case HR_JSGT:
-			return (int32_t)a > (int32_t)b;
-		case HR_JSGE:
-			return (int32_t)a >= (int32_t)b;
-		case HR_JSLT:
-			return (int32_t)a < (int32_t)b;
-		case HR_JSLE:
-			return (int32_t)a <= (int32_t)b;
-		}
-	}
-	return false;
-}
-
 static uint64_t atomic_op(const struct hr_insn *insn, uintptr_t addr,
 			  uint64_t *regs, bool *bad)
 {
@@ -723,7 +675,7 @@ generic : {
 			src = HR_SRC(insn->code) == HR_X ?
 				      regs[insn->src] :
 				      (uint64_t)(int64_t)insn->imm;
-			if (!jump_taken(op, regs[insn->dst], src, wide)) {
+			if (!hr_jump_taken(op, regs[insn->dst], src, wide)) {
 				pc++;
 				break;
 			}

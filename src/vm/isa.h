@@ -147,4 +147,54 @@ int hr_insn_validate(const struct hr_insn *insn, const struct hr_insn *next,
 int hr_prog_validate(const struct hr_insn *insns, uint32_t cnt,
 		     uint32_t *bad_pc, const char **why);
 
+/* Whether conditional jump @op is taken for a OP b: on 64 bits (@wide,
+ * BPF_JMP) or on their low halves (BPF_JMP32). */
+static inline bool hr_jump_taken(uint8_t op, uint64_t a, uint64_t b, bool wide)
+{
+	if (!wide) {
+		a = (uint32_t)a;
+		b = (uint32_t)b;
+	}
+	switch (op) {
+	case HR_JEQ:
+		return a == b;
+	case HR_JNE:
+		return a != b;
+	case HR_JGT:
+		return a > b;
+	case HR_JGE:
+		return a >= b;
+	case HR_JLT:
+		return a < b;
+	case HR_JLE:
+		return a <= b;
+	case HR_JSET:
+		return a & b;
+	}
+	if (wide) {
+		switch (op) {
+		case HR_JSGT:
+			return (int64_t)a > (int64_t)b;
+		case HR_JSGE:
+			return (int64_t)a >= (int64_t)b;
+		case HR_JSLT:
+			return (int64_t)a < (int64_t)b;
+		case HR_JSLE:
+			return (int64_t)a <= (int64_t)b;
+		}
+	} else {
+		switch (op) {
+		case HR_JSGT:
+			return (int32_t)a > (int32_t)b;
+		case HR_JSGE:
+			return (int32_t)a >= (int32_t)b;
+		case HR_JSLT:
+			return (int32_t)a < (int32_t)b;
+		case HR_JSLE:
+			return (int32_t)a <= (int32_t)b;
+		}
+	}
+	return false;
+}
+
 #endif /* HR_VM_ISA_H */

@@ -1081,11 +1081,31 @@ static void emit_alu(struct jit *j, uint32_t pc, const struct hr_insn *insn)
 
 /* Loads and stores. */
 
+/* A load from a frozen read-only global (.rodata once loaded, as the
+ * verifier's bpf_map_direct_read): its constant, not the memory. */
+static bool const_load(struct jit *j, uint32_t pc, const struct hr_insn *insn)
+{
+	const struct jb_reg *b;
+	uint64_t v;
+
+	if (!j->dce || HR_MODE(insn->code) != HR_MEM)
+		return false;
+	b = jb_reg_at(&j->facts, pc, insn->src);
+	if (!b || !jb_const_value(b, insn->off, hr_size_bytes(insn->code), &v))
+		return false;
+	mov_ri(j, bpf2x[insn->dst], v);
+	j->nfused++;
+	return true;
+}
+
 static void emit_ldx(struct jit *j, uint32_t pc, const struct hr_insn *insn)
 {
 	int size = hr_size_bytes(insn->code), dst = bpf2x[insn->dst], base;
 	bool sx = HR_MODE(insn->code) == HR_MEMSX;
 	int32_t disp;
+
+	if (const_load(j, pc, insn))
+		return;
 
 	mem_check(j, pc, insn->src, insn->off, size, false, false, &base,
 		  &disp);
@@ -1930,6 +1950,43 @@ static int jump_cc(uint8_t op)
 	return -1;
 }
 
+static void emit_jmp(struct jit *j, uint32_t pc, const struct hr_insn *insn);
+
+/* A known constant in BPF register @reg entering @pc. */
+static bool const_reg(struct jit *j, uint32_t pc, int reg, uint64_t *v)
+{
+	const struct jb_reg *r = jb_reg_at(&j->facts, pc, reg);
+
+	if (!r || r->t != JB_SCALAR || r->a != r->b)
+		return false;
+	*v = r->a;
+	return true;
+}
+
+/*
+ * A conditional jump on registers the analysis knows to be constants
+ * (a .rodata setting, most often): left out when never taken, a plain
+ * jump when always. True when done so.
+ */
+static bool const_jmp(struct jit *j, uint32_t pc, const struct hr_insn *insn)
+{
+	bool wide = HR_CLASS(insn->code) == HR_JMP;
+	struct hr_insn ja = { .code = HR_JMP | HR_JA, .off = insn->off };
+	uint64_t d, s;
+
+	if (!j->dce || jump_cc(HR_OP(insn->code)) < 0 ||
+	    !const_reg(j, pc, insn->dst, &d))
+		return false;
+	if (HR_SRC(insn->code) == HR_K)
+		s = (uint64_t)(int64_t)insn->imm;
+	else if (!const_reg(j, pc, insn->src, &s))
+		return false;
+	j->nfused++;
+	if (hr_jump_taken(HR_OP(insn->code), d, s, wide))
+		emit_jmp(j, pc, &ja);
+	return true;
+}
+
 static void emit_jmp(struct jit *j, uint32_t pc, const struct hr_insn *insn)
 {
 	bool wide = HR_CLASS(insn->code) == HR_JMP;
@@ -1957,6 +2014,8 @@ static void emit_jmp(struct jit *j, uint32_t pc, const struct hr_insn *insn)
 	cc = jump_cc(op);
 	if (cc < 0)
 		return; /* never taken in the interpreter */
+	if (const_jmp(j, pc, insn))
+		return;
 	if (HR_SRC(insn->code) == HR_X)
 		op_rr(j, wide, false, op == HR_JSET ? 0x85 : 0x39, 1,
 		      bpf2x[insn->src], dst);

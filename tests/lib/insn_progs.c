@@ -56,6 +56,12 @@ long long t_insn_xdp_run(struct hr_prog *prog, enum hr_engine eng)
 long long t_insn_xdp_run_why(struct hr_prog *prog, enum hr_engine eng, int *why,
 			     uint32_t *pc)
 {
+	return t_xdp_run_pkt(prog, eng, NULL, why, pc);
+}
+
+long long t_xdp_run_pkt(struct hr_prog *prog, enum hr_engine eng,
+			uint8_t pkt[64], int *why, uint32_t *pc)
+{
 	uint8_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
 	struct hr_run *run = aligned_alloc(64, (sizeof(*run) + 63) & ~63ul);
@@ -63,6 +69,8 @@ long long t_insn_xdp_run_why(struct hr_prog *prog, enum hr_engine eng, int *why,
 	struct hr_xdp_ctx c = { 0 };
 	long long r0;
 
+	if (pkt)
+		memcpy(page + 256, pkt, 64);
 	xdp.data_hard_start = page;
 	xdp.data = xdp.data_meta = page + 256;
 	xdp.data_end = page + 256 + 64;
@@ -76,6 +84,8 @@ long long t_insn_xdp_run_why(struct hr_prog *prog, enum hr_engine eng, int *why,
 	*pc = run->abort_pc;
 	if (run->abort)
 		r0 = -1;
+	if (pkt)
+		memcpy(pkt, page + 256, 64);
 	free(run);
 	munmap(page, 4096);
 	return r0;

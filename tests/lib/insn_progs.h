@@ -32,4 +32,8 @@ long long t_insn_xdp_run(struct hr_prog *prog, enum hr_engine eng);
 long long t_insn_xdp_run_why(struct hr_prog *prog, enum hr_engine eng, int *why,
 			     uint32_t *pc);
 
+/* The same on the 64 bytes of @pkt (NULL: zeros), written back after. */
+long long t_xdp_run_pkt(struct hr_prog *prog, enum hr_engine eng,
+			uint8_t pkt[64], int *why, uint32_t *pc);
+
 #endif /* HR_TESTS_INSN_PROGS_H */
