@@ -1385,6 +1385,18 @@ static struct hr_map *own_map_lookup(const struct jit *j, uint32_t pc)
  * map's own lookup once, here, as the kernel's array_map_gen_lookup and
  * percpu_array_map_gen_lookup emit them.
  */
+/* @reg *= @by (0 < @by <= INT32_MAX): a shift for a power of two. */
+static void scale(struct jit *j, int reg, int64_t by)
+{
+	if (!(by & (by - 1))) {
+		op_rr(j, true, false, 0xc1, 1, 4, reg); /* shl reg, n */
+		emit1(j, (uint8_t)__builtin_ctzll((uint64_t)by));
+		return;
+	}
+	op_rr(j, true, false, 0x69, 1, reg, reg); /* imul reg, by */
+	emit4(j, (uint32_t)by);
+}
+
 static bool inline_array_lookup(struct jit *j, uint32_t pc)
 {
 	struct hr_map *map = own_map_lookup(j, pc);
@@ -1427,16 +1439,18 @@ static bool inline_array_lookup(struct jit *j, uint32_t pc)
 	op_rr(j, false, false, 0x81, 1, 7, RAX); /* cmp eax, max */
 	emit4(j, map->attr.max_entries);
 	jcc_to(j, CC_AE, null);
-	op_rr(j, true, false, 0x69, 1, RAX, RAX); /* imul rax, slot */
-	emit4(j, (uint32_t)slot);
+	/* One entry: the key is 0 here, and so is its offset. */
+	if (slot)
+		scale(j, RAX, slot);
 	if (percpu) {
 		op_rm(j, false, false, 0x8b, 1, R11, RUN, OFF_CPU);
 		op_rr(j, false, false, 0x81, 1, 7, R11); /* cmp r11d, ncpus */
 		emit4(j, ncpus);
 		jcc_to(j, CC_AE, null);
-		op_rr(j, true, false, 0x69, 1, R11, R11); /* imul r11, block */
-		emit4(j, (uint32_t)block);
-		op_rr(j, true, false, 0x01, 1, R11, RAX); /* add rax, r11 */
+		if (block) { /* one CPU: cpu is 0 here */
+			scale(j, R11, block);
+			op_rr(j, true, false, 0x01, 1, R11, RAX);
+		}
 	}
 	mov_ri(j, R11, (uint64_t)(uintptr_t)v0);
 	op_rr(j, true, false, 0x01, 1, R11, RAX); /* add rax, r11 */
