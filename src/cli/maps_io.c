@@ -104,8 +104,16 @@ int hr_cli_map_preload(struct hr_object *obj, char **args, int n)
 		if (!ret) {
 			ret = hr_map_update_elem(map, key, uval, 0);
 			if (ret)
-				fprintf(stderr, "headroom: --map %s: %s\n",
-					args[i], strerror(-ret));
+				fprintf(stderr, "headroom: --map %s: %s%s\n",
+					args[i], strerror(-ret),
+					ret == -EPERM &&
+							strstr(hr_map_name(map),
+							       ".rodata") ?
+						" (.rodata is frozen once "
+						"loaded, as libbpf freezes "
+						"it: set its variables with "
+						"--set NAME=VALUE)" :
+						"");
 		}
 		free(key);
 		free(val);

@@ -607,6 +607,18 @@ static void test_exit_codes(void)
 		 dir);
 	expect_exit(args, 1, "the program with the unknown kfunc");
 
+	/* .rodata is frozen once loaded: --map on it is refused, saying
+	 * --set is the way (as a skeleton sets it before load). */
+	snprintf(args, sizeof(args),
+		 "%s test %s/bench_action.o --hex 000000000000000000000000 "
+		 "--map bench_ac.rodata=00000000:010000000000000000000000 "
+		 "2>&1",
+		 bin, dir);
+	rc = t_run_cmd(args, out, sizeof(out));
+	CHECK(rc == 2 && strstr(out, "Operation not permitted") &&
+		      strstr(out, "--set"),
+	      "--map on .rodata: exit %d: %s", rc, out);
+
 	/* --help tells of every option the command takes. */
 	snprintf(args, sizeof(args), "%s test --help", bin);
 	rc = t_run_cmd(args, out, sizeof(out));
