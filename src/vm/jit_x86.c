@@ -2720,9 +2720,14 @@ static bool straight(const struct jit *j, uint32_t pc, uint32_t n)
 static bool fuse_u16_load(struct jit *j, uint32_t pc)
 {
 	const struct hr_insn *in = &j->vm->insns[pc];
-	int a = in[0].dst, b = in[0].src, c = in[2].dst;
+	int a, b, c;
 
-	if (!straight(j, pc, 4) || !is_ldx(&in[0], 1) || !is_ldx(&in[2], 1) ||
+	if (!straight(j, pc, 4))
+		return false;
+	a = in[0].dst;
+	b = in[0].src;
+	c = in[2].dst;
+	if (!is_ldx(&in[0], 1) || !is_ldx(&in[2], 1) ||
 	    !is_alu(&in[1], HR_LSH, HR_K) || in[1].imm != 8 || in[1].dst != a ||
 	    !is_alu(&in[3], HR_OR, HR_X) || in[3].dst != a || in[3].src != c ||
 	    in[2].src != b || a == b || c == a || a >= 10 || c >= 10 ||
@@ -2747,14 +2752,19 @@ static bool fuse_const_cmp(struct jit *j, uint32_t pc)
 		[HR_JSLE >> 4] = HR_JSGE,
 	};
 	const struct hr_insn *in = &j->vm->insns[pc];
-	struct hr_insn cmp = in[1];
-	uint8_t cls = HR_CLASS(in[1].code), op = HR_OP(in[1].code);
+	struct hr_insn cmp;
+	uint8_t cls, op;
 
-	if (!straight(j, pc, 2) || in[0].code != (HR_ALU64 | HR_MOV | HR_K) ||
-	    in[0].off || (cls != HR_JMP && cls != HR_JMP32) ||
-	    HR_SRC(in[1].code) != HR_X || in[1].dst != in[0].dst ||
-	    in[1].src == in[0].dst || in[1].src >= 10 || in[0].dst >= 10 ||
-	    !swapped[op >> 4] || (live_out(j, pc + 1) & (1u << in[0].dst)))
+	if (!straight(j, pc, 2))
+		return false;
+	cmp = in[1];
+	cls = HR_CLASS(in[1].code);
+	op = HR_OP(in[1].code);
+	if (in[0].code != (HR_ALU64 | HR_MOV | HR_K) || in[0].off ||
+	    (cls != HR_JMP && cls != HR_JMP32) || HR_SRC(in[1].code) != HR_X ||
+	    in[1].dst != in[0].dst || in[1].src == in[0].dst ||
+	    in[1].src >= 10 || in[0].dst >= 10 || !swapped[op >> 4] ||
+	    (live_out(j, pc + 1) & (1u << in[0].dst)))
 		return false;
 	cmp.code = (uint8_t)(cls | swapped[op >> 4] | HR_K);
 	cmp.dst = in[1].src;
@@ -2769,13 +2779,18 @@ static bool fuse_const_cmp(struct jit *j, uint32_t pc)
 static bool fuse_add_load(struct jit *j, uint32_t pc)
 {
 	const struct hr_insn *in = &j->vm->insns[pc];
-	int x = in[0].dst, size = hr_size_bytes(in[1].code), y = in[1].dst;
-	int64_t disp = (int64_t)in[0].imm + in[1].off;
+	int x, size, y;
+	int64_t disp;
 
-	if (!straight(j, pc, 2) || in[0].code != (HR_ALU64 | HR_ADD | HR_K) ||
-	    in[0].off || !is_ldx(&in[1], size) || in[1].src != x || x >= 10 ||
-	    y >= 10 || !is_simm32(disp) ||
-	    (y != x && (live_out(j, pc + 1) & (1u << x))) ||
+	if (!straight(j, pc, 2))
+		return false;
+	x = in[0].dst;
+	size = hr_size_bytes(in[1].code);
+	y = in[1].dst;
+	disp = (int64_t)in[0].imm + in[1].off;
+	if (in[0].code != (HR_ALU64 | HR_ADD | HR_K) || in[0].off ||
+	    !is_ldx(&in[1], size) || in[1].src != x || x >= 10 || y >= 10 ||
+	    !is_simm32(disp) || (y != x && (live_out(j, pc + 1) & (1u << x))) ||
 	    !check_elided(j, pc + 1, x, in[1].off, size, false, false))
 		return false;
 	switch (size) {
