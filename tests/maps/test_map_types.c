@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -438,7 +439,7 @@ static void test_task_helpers(void)
  */
 struct lpm_race {
 	struct hr_map *m;
-	int done;
+	int done, reading; /* reading: the reader's first lookup is done */
 	unsigned int misses, ghosts, wrong, lookups, failed;
 };
 
@@ -456,6 +457,10 @@ static void *lpm_writer(void *p)
 			a->failed++;                            \
 	} while (0)
 
+	/* Races only with a reader running: on a loaded machine the writer
+	 * could otherwise be done before the reader is first scheduled. */
+	while (!__atomic_load_n(&a->reading, __ATOMIC_ACQUIRE))
+		sched_yield();
 	for (i = 0; i < 100000; i++) {
 		uint8_t b = (uint8_t)(rand_r(&seed) % 4), c = (uint8_t)i;
 		struct lpm_key k16 = { 16, { 10, b, 0, 0 } };
@@ -505,6 +510,7 @@ static void *lpm_reader(void *p)
 		if (a->m->ops->lookup(a->m, &g, 0))
 			a->ghosts++;
 		a->lookups++;
+		__atomic_store_n(&a->reading, 1, __ATOMIC_RELEASE);
 	}
 	return NULL;
 }
