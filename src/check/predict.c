@@ -73,6 +73,9 @@ enum rtype {
 	R_DYNPTR,
 	R_MEM, /* PTR_TO_MEM: a dynptr slice of vsize bytes */
 	R_MEM_OR_NULL,
+	/* __sk_buff's sk (PTR_TO_SOCK_COMMON_OR_NULL): like an xskmap
+	 * lookup, its socket's fields are not followed past the NULL test. */
+	R_SOCKC_OR_NULL,
 };
 
 static const char *const rtype_name[] = {
@@ -96,6 +99,7 @@ static const char *const rtype_name[] = {
 	"dynptr",
 	"mem",
 	"mem_or_null",
+	"sock_common_or_null",
 };
 
 /* The type a NULL test leaves on the not-NULL branch; R_NONE: not a
@@ -112,6 +116,7 @@ static uint8_t nonnull_type(uint8_t t)
 	case R_MEM_OR_NULL:
 		return R_MEM;
 	case R_XSK_OR_NULL:
+	case R_SOCKC_OR_NULL:
 		return R_OTHER;
 	}
 	return R_NONE;
@@ -264,7 +269,9 @@ struct walk {
 	const struct hr_insn *in;
 	uint32_t cnt;
 	bool xdp, tc, dev_bound;
-	int off_data, off_end, off_meta;
+	/* The context's pointer fields: data, data_end, data_meta and
+	 * __sk_buff's sk (-1: none). */
+	int off_data, off_end, off_meta, off_sk;
 	struct state *pend;
 	unsigned int npend;
 	uint64_t work;
@@ -744,6 +751,9 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 			*out = (struct reg){ .t = R_PKT_END, .exact = true };
 		else if (off == w->off_meta)
 			*out = (struct reg){ .t = R_META, .exact = true };
+		else if (off == w->off_sk)
+			*out = (struct reg){ .t = R_SOCKC_OR_NULL,
+					     .id = ++w->next_id };
 		return 0;
 	case R_PKT:
 	case R_META:
@@ -833,6 +843,7 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 	case R_RBUF_OR_NULL:
 	case R_MEM_OR_NULL:
 	case R_XSK_OR_NULL:
+	case R_SOCKC_OR_NULL:
 		if (b->t == R_VAL_OR_NULL && b->maybe_nonnull) {
 			set_unknown(w, pc,
 				    "array lookup used without a NULL "
@@ -2728,7 +2739,7 @@ static void null_mark(struct reg *r, uint32_t id, bool isnull)
 		return;
 	if (isnull)
 		*r = konst(0);
-	else if (r->t == R_XSK_OR_NULL)
+	else if (nonnull_type(r->t) == R_OTHER)
 		*r = (struct reg){ .t = R_OTHER };
 	else
 		r->t = nonnull_type(r->t);
@@ -4175,10 +4186,12 @@ int hr_check_predict_lines(const struct hr_prog *prog, bool dev_bound,
 		w.off_data = 0;
 		w.off_end = 4;
 		w.off_meta = 8;
+		w.off_sk = -1;
 	} else if (w.tc) {
 		w.off_data = 76;
 		w.off_end = 80;
 		w.off_meta = 140;
+		w.off_sk = 168;
 	} else {
 		res->verdict = HR_CHECK_UNKNOWN;
 		snprintf(res->reason, sizeof(res->reason),
