@@ -868,10 +868,11 @@ static const char *const alu_op_str[16] = {
 	"neg", "%=", "^=", "=",	 "s>>=", "endian", "?",	  "?",
 };
 
-/* Whether @p's type forbids all arithmetic (adjust_ptr_min_max_vals). */
+/* Whether @p's type forbids all arithmetic (adjust_ptr_min_max_vals);
+ * a map pointer takes the addition of a known 0 only. */
 static bool ptr_no_math(const struct reg *p)
 {
-	return p->t == R_PKT_END || p->t == R_SOCK;
+	return p->t == R_PKT_END || p->t == R_SOCK || p->t == R_MAP_PTR;
 }
 
 /* The pointer ALU operations adjust_reg_min_max_vals and
@@ -889,7 +890,7 @@ static int ptr_alu_refused(struct walk *w, struct state *s, uint32_t pc,
 	int op = HR_OP(in->code);
 	const char *os = alu_op_str[(op >> 4) & 15];
 
-	if (p->t == R_OTHER || p->t == R_MAP_PTR ||
+	if (p->t == R_OTHER ||
 	    (is_ptr(d) && is_ptr(src) &&
 	     (d->t == R_OTHER || src->t == R_OTHER)))
 		return 0;
@@ -939,6 +940,27 @@ static int alu_imm_refused(struct walk *w, struct state *s, uint32_t pc,
 	else
 		fault(w, s, pc, "invalid shift %d", in->imm);
 	return 1;
+}
+
+/* A 64-bit add or subtract of @n to map pointer @p: the kernel lets
+ * through only the addition of a number it knows is 0 (@p unchanged). */
+static int map_ptr_add(struct walk *w, struct state *s, uint32_t pc,
+		       const struct hr_insn *in, const struct reg *p,
+		       const struct reg *n)
+{
+	bool add = HR_OP(in->code) == HR_ADD;
+
+	if (add && is_const(n) && n->lo == 0) {
+		s->r[in->dst] = *p;
+		return 0;
+	}
+	/* An inexact number that may be 0: the kernel may know it is. */
+	if (add && n->lo == 0 && !n->exact) {
+		set_unknown(w, pc, "arithmetic on a map pointer");
+		return -1;
+	}
+	return fault(w, s, pc, "R%d pointer arithmetic on %s prohibited",
+		     in->dst, reg_str(p));
 }
 
 static int alu(struct walk *w, struct state *s, uint32_t pc,
@@ -1001,6 +1023,8 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 		}
 		p = is_ptr(d) ? *d : src;
 		n = is_ptr(d) ? src : *d;
+		if (p.t == R_MAP_PTR)
+			return map_ptr_add(w, s, pc, in, &p, &n);
 		if (nonnull_type(p.t) || p.t == R_PKT_END || p.t == R_SOCK) {
 			if (p.t == R_VAL_OR_NULL && p.maybe_nonnull) {
 				set_unknown(w, pc,
@@ -2768,6 +2792,12 @@ static int null_test(struct walk *w, struct state *fall, struct state *jump,
 	return 0;
 }
 
+/* Whether @r is a packet, metadata or packet end pointer. */
+static bool pkt_family(const struct reg *r)
+{
+	return r->t == R_PKT || r->t == R_META || r->t == R_PKT_END;
+}
+
 /* A conditional jump: fills *jump and returns which way(s) to go: bit 0
  * fall-through, bit 1 the target. */
 static int cond(struct walk *w, struct state *s, struct state *jump,
@@ -2853,6 +2883,12 @@ static int cond(struct walk *w, struct state *s, struct state *jump,
 		}
 		goto out;
 	}
+	/* A 32-bit compare of two packet pointers: the kernel matches
+	 * packet pointers on 64-bit jumps only (try_match_pkt_pointers)
+	 * and decides no branch between pointers, so both are walked and
+	 * nothing is learnt. */
+	if (is32 && pkt_family(d) && pkt_family(&src))
+		goto out;
 	/* Pointer against number or pointer: null tests done above. */
 	if (is_ptr(d) && src.t == R_SCALAR && is_const(&src) && !src.lo &&
 	    d->t != R_OTHER && (op == HR_JEQ || op == HR_JNE) &&
