@@ -73,9 +73,10 @@ enum rtype {
 	R_DYNPTR,
 	R_MEM, /* PTR_TO_MEM: a dynptr slice of vsize bytes */
 	R_MEM_OR_NULL,
-	/* __sk_buff's sk (PTR_TO_SOCK_COMMON_OR_NULL): like an xskmap
-	 * lookup, its socket's fields are not followed past the NULL test. */
+	/* __sk_buff's sk (PTR_TO_SOCK_COMMON_OR_NULL), and past its NULL
+	 * test (PTR_TO_SOCK_COMMON). */
 	R_SOCKC_OR_NULL,
+	R_SOCKC,
 };
 
 static const char *const rtype_name[] = {
@@ -100,6 +101,7 @@ static const char *const rtype_name[] = {
 	"mem",
 	"mem_or_null",
 	"sock_common_or_null",
+	"sock_common",
 };
 
 /* The type a NULL test leaves on the not-NULL branch; R_NONE: not a
@@ -116,8 +118,9 @@ static uint8_t nonnull_type(uint8_t t)
 	case R_MEM_OR_NULL:
 		return R_MEM;
 	case R_XSK_OR_NULL:
-	case R_SOCKC_OR_NULL:
 		return R_OTHER;
+	case R_SOCKC_OR_NULL:
+		return R_SOCKC;
 	}
 	return R_NONE;
 }
@@ -719,6 +722,23 @@ static int check_rbuf(struct walk *w, struct state *s, uint32_t pc, int regno,
 	return 0;
 }
 
+/* A socket's field read through @b + @off (check_sock_access): only the
+ * plain 4-byte loads struct bpf_sock's checks take whatever the field
+ * (bpf_sock_is_valid_access), but type, protocol, mark and priority that
+ * a socket common lacks (bpf_sock_common_is_valid_access); the rest, and
+ * any store, cannot tell. The value read is any 32-bit number. */
+static int sock_read(struct walk *w, uint32_t pc, const struct reg *b,
+		     int off, int size, bool write)
+{
+	int a = b->off + off;
+
+	if (!write && size == 4 && !b->lo && !b->hi && a >= 0 && a < 80 &&
+	    !(a & 3) && (b->t == R_SOCK || a < 8 || a >= 24))
+		return 0;
+	set_unknown(w, pc, "a socket's field access");
+	return -1;
+}
+
 /* A load or store of @size at @b + @off; for a load, *out gets the value
  * read. @val: the register stored, or NULL for an immediate. */
 static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
@@ -829,6 +849,9 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 		return 0;
 	case R_RBUF:
 		return check_rbuf(w, s, pc, regno, b, off, size);
+	case R_SOCK:
+	case R_SOCKC:
+		return sock_read(w, pc, b, off, size, write);
 	case R_MEM:
 		/* check_mem_access's PTR_TO_MEM: a read-only slice refuses
 		 * stores before its bounds are looked at. */
@@ -872,7 +895,8 @@ static const char *const alu_op_str[16] = {
  * a map pointer takes the addition of a known 0 only. */
 static bool ptr_no_math(const struct reg *p)
 {
-	return p->t == R_PKT_END || p->t == R_SOCK || p->t == R_MAP_PTR;
+	return p->t == R_PKT_END || p->t == R_SOCK || p->t == R_SOCKC ||
+	       p->t == R_MAP_PTR;
 }
 
 /* The pointer ALU operations adjust_reg_min_max_vals and
@@ -1009,8 +1033,11 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 	if (is_ptr(d) || is_ptr(&src)) {
 		struct reg p, n;
 
+		/* Two pointers the kernel types too: their difference is a
+		 * number it knows nothing of (mark_reg_unknown). */
 		if (op == HR_SUB && is_ptr(d) && is_ptr(&src)) {
-			*d = scalar(0, UINT64_MAX, d->t == src.t);
+			*d = scalar(0, UINT64_MAX,
+				    d->t != R_OTHER && src.t != R_OTHER);
 			return 0;
 		}
 		if (op != HR_NEG && op != HR_END &&
@@ -1025,7 +1052,7 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 		n = is_ptr(d) ? src : *d;
 		if (p.t == R_MAP_PTR)
 			return map_ptr_add(w, s, pc, in, &p, &n);
-		if (nonnull_type(p.t) || p.t == R_PKT_END || p.t == R_SOCK) {
+		if (nonnull_type(p.t) || ptr_no_math(&p)) {
 			if (p.t == R_VAL_OR_NULL && p.maybe_nonnull) {
 				set_unknown(w, pc,
 					    "arithmetic on an array "
@@ -1471,6 +1498,47 @@ static int zero_size(struct walk *w, struct state *s, uint32_t pc, int regno)
 }
 
 /* The size argument @regno (ARG_CONST_SIZE): its largest value, or -1. */
+/* Whether the kernel takes @m as the memory of a size argument before it
+ * looks at the size (check_func_arg checks the pointer's type first). */
+static bool size_mem_typed(const struct reg *m)
+{
+	return m->t == R_STACK || m->t == R_PKT || m->t == R_META ||
+	       m->t == R_VAL;
+}
+
+/* check_mem_size_reg's refusals of the exact size argument @regno but a
+ * zero size, in its order: a size the kernel knows may be negative (its
+ * unsigned range passes 2^63, so after bounds sync its smin is below 0)
+ * first, a size reaching BPF_MAX_VAR_SIZ (512 MiB) after the zero test.
+ * @late picks which. Only for a buffer the kernel has already taken; 1
+ * when refused or left unknown. */
+static int size_bounds(struct walk *w, struct state *s, uint32_t pc,
+		       int regno, bool late)
+{
+	const struct reg *r = &s->r[regno];
+	bool over = late ? r->hi >= (1u << 29) : r->hi > INT64_MAX;
+
+	if (!over)
+		return 0;
+	if (!size_mem_typed(&s->r[regno - 1])) {
+		set_unknown(w, pc,
+			    "a size argument this check does not "
+			    "bound exactly");
+		return 1;
+	}
+	if (late)
+		fault(w, s, pc,
+		      "R%d unbounded memory access, use 'var &= const' or "
+		      "'if (var < const)'",
+		      regno);
+	else
+		fault(w, s, pc,
+		      "R%d min value is negative, either use unsigned or "
+		      "'var &= const'",
+		      regno);
+	return 1;
+}
+
 static int64_t size_arg(struct walk *w, struct state *s, uint32_t pc, int regno)
 {
 	struct reg *r = &s->r[regno];
@@ -1479,13 +1547,14 @@ static int64_t size_arg(struct walk *w, struct state *s, uint32_t pc, int regno)
 		fault(w, s, pc, "R%d !read_ok", regno);
 		return -1;
 	}
-	if (r->t != R_SCALAR || !r->exact || r->hi > (1u << 29)) {
+	if (r->t != R_SCALAR || !r->exact) {
 		set_unknown(w, pc,
 			    "a size argument this check does not "
 			    "bound exactly");
 		return -1;
 	}
-	if (zero_size(w, s, pc, regno))
+	if (size_bounds(w, s, pc, regno, false) ||
+	    zero_size(w, s, pc, regno) || size_bounds(w, s, pc, regno, true))
 		return -1;
 	return (int64_t)r->hi;
 }
@@ -1582,13 +1651,15 @@ static int proto_size(struct walk *w, struct state *s, uint32_t pc,
 	const struct reg *r = &s->r[regno];
 	int mkind = p->arg[regno - 2];
 
-	if (r->t != R_SCALAR || !r->exact || r->hi >= (1u << 29)) {
+	if (r->t != R_SCALAR || !r->exact) {
 		set_unknown(w, pc,
 			    "a size argument this check does not bound "
 			    "exactly");
 		return -1;
 	}
-	if (p->arg[regno - 1] == HR_ARG_SIZE && zero_size(w, s, pc, regno))
+	if (size_bounds(w, s, pc, regno, false) ||
+	    (p->arg[regno - 1] == HR_ARG_SIZE && zero_size(w, s, pc, regno)) ||
+	    size_bounds(w, s, pc, regno, true))
 		return -1;
 	if (is_null_arg(&s->r[regno - 1], mkind)) {
 		if (r->hi) {
@@ -1788,6 +1859,11 @@ static int ringbuf_reserve(struct walk *w, struct state *s, uint32_t pc,
 	for (i = 1; i <= 3; i++)
 		if (s->r[i].t == R_NONE)
 			return fault(w, s, pc, "R%d !read_ok", i);
+	/* check_func_arg takes any map in R1 and wants R2's value
+	 * known; a range the kernel knows as exactly is not one. */
+	if (m->t == R_MAP_PTR && n->t == R_SCALAR && n->exact &&
+	    n->lo != n->hi)
+		return fault(w, s, pc, "R2 is not a known constant'");
 	if (m->t != R_MAP_PTR || m->map->attr.type != BPF_MAP_TYPE_RINGBUF ||
 	    !is_const(n) || n->lo > (1u << 29)) {
 		set_unknown(w, pc, "bpf_ringbuf_reserve arguments");
@@ -2453,8 +2529,7 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 		     m->attr.type == BPF_MAP_TYPE_DEVMAP_HASH) &&
 		    id == BPF_FUNC_map_update_elem)
 			return fault(w, s, pc, "write into map forbidden");
-		if (m->attr.type == BPF_MAP_TYPE_PROG_ARRAY ||
-		    m->attr.type == BPF_MAP_TYPE_RINGBUF ||
+		if (m->attr.type == BPF_MAP_TYPE_RINGBUF ||
 		    m->attr.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
 		    m->attr.type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
 		    m->attr.type == BPF_MAP_TYPE_HASH_OF_MAPS ||
@@ -2480,6 +2555,12 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 				set_unknown(w, pc, "map update flags");
 			return -1;
 		}
+		/* check_map_func_compatibility, after the arguments: a
+		 * program array is for bpf_tail_call only. */
+		if (m->attr.type == BPF_MAP_TYPE_PROG_ARRAY)
+			return fault(w, s, pc,
+				     "cannot pass map_type %u into func %s#%d",
+				     m->attr.type, helper_name(id), id);
 		if (id == BPF_FUNC_map_lookup_elem) {
 			bool arr = m->attr.type == BPF_MAP_TYPE_ARRAY ||
 				   m->attr.type == BPF_MAP_TYPE_PERCPU_ARRAY;
