@@ -3278,6 +3278,14 @@ static bool atomic_followed(const struct state *s, const struct hr_insn *in,
 	return op == BPF_ADD || op == BPF_OR || op == BPF_AND || op == BPF_XOR;
 }
 
+/* The pointers check_atomic_rmw refuses as the memory operand, whatever
+ * their offset: context, packet and socket pointers. */
+static bool atomic_refused(const struct reg *b)
+{
+	return b->t == R_CTX || b->t == R_PKT || b->t == R_META ||
+	       b->t == R_SOCK || b->t == R_SOCKC;
+}
+
 /* --- bpf-to-bpf calls ---------------------------------------------------- */
 
 /* The function of prog->funcs starting at @pc, or -1. */
@@ -3899,6 +3907,15 @@ static int walk_path(struct walk *w, struct state *s)
 			const struct reg *val = NULL;
 
 			if (HR_MODE(in->code) != HR_MEM) {
+				if (HR_MODE(in->code) == HR_ATOMIC &&
+				    atomic_followed(s, in, size) &&
+				    atomic_refused(&s->r[breg])) {
+					fault(w, s, pc,
+					      "BPF_ATOMIC stores into R%d %s "
+					      "is not allowed",
+					      breg, reg_str(&s->r[breg]));
+					goto end;
+				}
 				if (HR_MODE(in->code) == HR_ATOMIC &&
 				    atomic_followed(s, in, size) &&
 				    (s->r[breg].t == R_STACK ||
