@@ -3739,6 +3739,98 @@ static int func_addr(struct walk *w, struct state *s, uint32_t pc,
 	return 0;
 }
 
+/* The stack a frame of function @f takes in check_max_stack_depth's sum,
+ * rounded as the JIT rounds it (@jit: to 16 bytes) or as the interpreter
+ * does (to 32, at least 1). */
+static uint32_t frame_stack(const struct walk *w, uint32_t f, bool jit)
+{
+	uint32_t d = w->func_depth[f];
+
+	if (jit)
+		return (d + 15u) & ~15u;
+	return ((d ? d : 1) + 31u) & ~31u;
+}
+
+/* Where check_max_stack_depth stopped: its words, and the call that
+ * entered the frame it stopped in. */
+struct chain_stop {
+	char msg[128];
+	uint32_t call;
+};
+
+/* check_max_stack_depth_subprog's walk from function @f, entered as frame
+ * @frame with @dj / @di bytes of the callers' frames (JIT / interpreter
+ * rounding): down every static call in instruction order, stopping at the
+ * first chain past 512 bytes or past MAX_CALL_FRAMES. 1 when both
+ * roundings stop at the same point with the same words (*stop filled),
+ * -1 when this cannot tell (callbacks, global functions, tail calls, the
+ * roundings disagreeing), 0 when the chains fit. */
+static int stack_chain(const struct walk *w, uint32_t f, int frame,
+		       uint32_t dj, uint32_t di, struct chain_stop *stop)
+{
+	const struct hr_prog_func *fn = &w->prog->funcs[f];
+	uint32_t pc;
+	int g, r;
+
+	dj += frame_stack(w, f, true);
+	di += frame_stack(w, f, false);
+	if (dj > MAX_STACK || di > MAX_STACK) {
+		if (dj != di)
+			return -1;
+		snprintf(stop->msg, sizeof(stop->msg),
+			 "combined stack size of %d calls is %u. Too large",
+			 frame + 1, dj);
+		return 1;
+	}
+	for (pc = fn->start; pc < fn->start + fn->cnt; pc++) {
+		const struct hr_insn *in = &w->in[pc];
+
+		if (in->code == (HR_LD | HR_IMM | HR_DW) &&
+		    in->src == HR_PSEUDO_FUNC)
+			return -1;
+		if (in->code != (HR_JMP | HR_CALL))
+			continue;
+		if (in->src != HR_CALL_LOCAL) {
+			if (!in->src && in->imm == BPF_FUNC_tail_call)
+				return -1;
+			continue;
+		}
+		g = func_at(w, (int64_t)pc + 1 + in->imm);
+		if (g < 0 || is_global(w, g))
+			return -1;
+		stop->call = pc;
+		if (frame + 1 >= MAX_FRAMES) {
+			snprintf(stop->msg, sizeof(stop->msg),
+				 "the call stack of %d frames is too deep !",
+				 frame + 1);
+			return 1;
+		}
+		r = stack_chain(w, (uint32_t)g, frame + 1, dj, di, stop);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* The kernel's refusal of the call chains' stacks, after a walk that met
+ * no rejection: an error with no instruction (it comes after do_check).
+ * true when predicted. */
+static bool stack_chain_refused(struct walk *w)
+{
+	struct chain_stop stop = { .call = 0 };
+
+	if (!w->prog->funcs || !w->prog->nfuncs ||
+	    stack_chain(w, 0, 0, 0, 0, &stop) != 1)
+		return false;
+	w->rejected = true;
+	w->res->verdict = HR_CHECK_REJECT;
+	snprintf(w->res->reason, sizeof(w->res->reason), "%s", stop.msg);
+	w->res->insn = (int)stop.call;
+	w->res->log_line_set = w->line_at != NULL;
+	w->res->line_insn = -1;
+	return true;
+}
+
 /* check_max_stack_depth's sum, bounded from above by every function's
  * deepest use (rounded to 32 bytes, the interpreter's granule; the JIT's
  * 16 is finer): past 512 bytes the kernel may refuse the program. */
@@ -3752,7 +3844,9 @@ static void check_stack_sum(struct walk *w)
 			sum += ((w->func_depth[i] ? w->func_depth[i] : 1) +
 				31u) &
 			       ~31u;
-	if (sum > MAX_STACK)
+	if (sum <= MAX_STACK)
+		return;
+	if (!stack_chain_refused(w))
 		set_unknown(w, w->last_pc,
 			    "the calls' stacks together may exceed %d "
 			    "bytes",
