@@ -1174,6 +1174,15 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 			hi >>= sh;
 			break;
 		case HR_LSH:
+			/* A number the kernel knows nothing of: its tnum
+			 * learns the low bits are zero, and bounds sync
+			 * takes them off the top of the range. */
+			if (is64 && is_const(&src) && sh && ex && !lossy &&
+			    !lo && hi == UINT64_MAX) {
+				hi = UINT64_MAX << sh;
+				lossy = true;
+				break;
+			}
 			if (!is_const(&src) || (sh && hi >> (64 - sh))) {
 				lo = 0;
 				hi = UINT64_MAX;
@@ -1889,7 +1898,13 @@ static int ringbuf_release(struct walk *w, struct state *s, uint32_t pc)
 	if (r->t == R_RBUF_OR_NULL || r->t == R_SCALAR)
 		return fault(w, s, pc, "R1 type=%s expected=ringbuf_mem",
 			     reg_str(r));
-	if (r->t != R_RBUF || r->off || r->lo || r->hi) {
+	/* check_func_arg_reg_off: a released pointer's fixed offset is
+	 * looked at first, its variable part after. */
+	if (r->t == R_RBUF && r->off)
+		return fault(w, s, pc,
+			     "R1 must have zero offset when passed to release "
+			     "func or trusted arg to kfunc");
+	if (r->t != R_RBUF || r->lo || r->hi) {
 		set_unknown(w, pc, "a ring buffer record argument");
 		return -1;
 	}
@@ -3447,12 +3462,41 @@ static int enter_func(struct walk *w, struct state *s, uint32_t pc,
 
 /* A callback's exit: R0 a number in [0, 1] (callback_ret_range), and
  * nothing held that it did not hold when called. */
+/* prepare_func_exit's refusal of a callback's return value outside its
+ * range ([0, 1] for bpf_loop and bpf_for_each_map_elem, [0, 0] for a
+ * timer), worded by verbose_invalid_scalar from the signed bounds: known
+ * here when the kernel's unsigned range is this one and non-negative
+ * (bounds sync makes the signed ones the same). 1 when refused. */
+static int callback_ret_refused(struct walk *w, struct state *s, uint32_t pc)
+{
+	const struct reg *r0 = &s->r[0];
+	uint64_t max = s->cb == BPF_FUNC_timer_set_callback ? 0 : 1;
+	char smax[32] = "";
+
+	if (s->cb != BPF_FUNC_loop && s->cb != BPF_FUNC_for_each_map_elem &&
+	    s->cb != BPF_FUNC_timer_set_callback)
+		return 0;
+	if (r0->t != R_SCALAR || !r0->exact || r0->hi <= max ||
+	    r0->hi > INT64_MAX)
+		return 0;
+	if (r0->hi < INT64_MAX)
+		snprintf(smax, sizeof(smax), " smax=%llu",
+			 (unsigned long long)r0->hi);
+	fault(w, s, pc,
+	      "At callback return the register R0 has smin=%llu%s should "
+	      "have been in [0, %llu]",
+	      (unsigned long long)r0->lo, smax, (unsigned long long)max);
+	return 1;
+}
+
 static int callback_exit_ok(struct walk *w, struct state *s, uint32_t pc)
 {
 	const struct reg *r0 = &s->r[0];
 
 	if (is_ptr(r0))
 		return fault(w, s, pc, "R0 not a scalar value");
+	if (callback_ret_refused(w, s, pc))
+		return -1;
 	/* An async callback's range is [0, 0]. */
 	if (r0->t != R_SCALAR || r0->hi > 1 ||
 	    (s->cb == BPF_FUNC_timer_set_callback && r0->hi)) {
