@@ -30,6 +30,7 @@
 #include "helpers/dynptr.h"
 #include "helpers/helpers.h"
 #include "helpers/offer.h"
+#include "maps/fd_array.h"
 #include "maps/map.h"
 #include "maps/map_impl.h"
 #include "progs/prog.h"
@@ -77,6 +78,8 @@ enum rtype {
 	 * test (PTR_TO_SOCK_COMMON). */
 	R_SOCKC_OR_NULL,
 	R_SOCKC,
+	/* A map-in-map lookup: the inner map (its template) or NULL. */
+	R_MAP_PTR_OR_NULL,
 };
 
 static const char *const rtype_name[] = {
@@ -102,6 +105,7 @@ static const char *const rtype_name[] = {
 	"mem_or_null",
 	"sock_common_or_null",
 	"sock_common",
+	"map_ptr_or_null",
 };
 
 /* The type a NULL test leaves on the not-NULL branch; R_NONE: not a
@@ -121,6 +125,8 @@ static uint8_t nonnull_type(uint8_t t)
 		return R_OTHER;
 	case R_SOCKC_OR_NULL:
 		return R_SOCKC;
+	case R_MAP_PTR_OR_NULL:
+		return R_MAP_PTR;
 	}
 	return R_NONE;
 }
@@ -867,6 +873,7 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 	case R_MEM_OR_NULL:
 	case R_XSK_OR_NULL:
 	case R_SOCKC_OR_NULL:
+	case R_MAP_PTR_OR_NULL:
 		if (b->t == R_VAL_OR_NULL && b->maybe_nonnull) {
 			set_unknown(w, pc,
 				    "array lookup used without a NULL "
@@ -1476,6 +1483,27 @@ static int mem_arg(struct walk *w, struct state *s, uint32_t pc, int regno,
 	return -1;
 }
 
+static bool map_of_maps(const struct hr_map *m)
+{
+	return m->attr.type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+	       m->attr.type == BPF_MAP_TYPE_HASH_OF_MAPS;
+}
+
+/* A map of the object that stands for map-in-map @outer's inner map
+ * template (the kernel types a lookup's result by inner_map_meta): one
+ * the same in every parameter, or NULL. */
+static const struct hr_map *inner_stand_in(const struct walk *w,
+					   const struct hr_map *outer)
+{
+	const struct hr_object *obj = w->prog->obj;
+	unsigned int i;
+
+	for (i = 0; obj && i < obj->nmaps; i++)
+		if (hr_map_inner_same(outer, obj->maps[i]))
+			return obj->maps[i];
+	return NULL;
+}
+
 static int arg_map(struct walk *w, struct state *s, uint32_t pc, int id)
 {
 	struct reg *r = &s->r[1];
@@ -1484,7 +1512,7 @@ static int arg_map(struct walk *w, struct state *s, uint32_t pc, int id)
 		return fault(w, s, pc, "R1 !read_ok");
 	if (r->t != R_MAP_PTR) {
 		if (r->t == R_SCALAR || r->t == R_CTX || r->t == R_PKT ||
-		    r->t == R_STACK)
+		    r->t == R_STACK || r->t == R_MAP_PTR_OR_NULL)
 			return fault(w, s, pc, "R1 type=%s expected=map_ptr",
 				     reg_str(r));
 		set_unknown(w, pc, "map argument not followed");
@@ -2546,8 +2574,8 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 			return fault(w, s, pc, "write into map forbidden");
 		if (m->attr.type == BPF_MAP_TYPE_RINGBUF ||
 		    m->attr.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
-		    m->attr.type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
-		    m->attr.type == BPF_MAP_TYPE_HASH_OF_MAPS ||
+		    (map_of_maps(m) && (id != BPF_FUNC_map_lookup_elem ||
+					!inner_stand_in(w, m))) ||
 		    ((m->attr.type == BPF_MAP_TYPE_DEVMAP ||
 		      m->attr.type == BPF_MAP_TYPE_DEVMAP_HASH) &&
 		     id != BPF_FUNC_map_lookup_elem) ||
@@ -2592,6 +2620,13 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 					   .rdonly = dev || m->rdonly_prog ||
 						     (m->attr.map_flags &
 						      BPF_F_RDONLY_PROG) };
+			/* The inner map's template stands for whichever
+			 * map the slot holds (inner_map_meta). */
+			if (map_of_maps(m))
+				r0 = (struct reg){ .t = R_MAP_PTR_OR_NULL,
+						   .exact = true,
+						   .id = r0.id,
+						   .map = inner_stand_in(w, m) };
 			if (m->attr.type == BPF_MAP_TYPE_XSKMAP)
 				r0 = (struct reg){ .t = R_XSK_OR_NULL,
 						   .exact = true,
