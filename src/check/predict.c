@@ -3336,6 +3336,21 @@ static bool atomic_refused(const struct reg *b)
 	       b->t == R_SOCK || b->t == R_SOCKC;
 }
 
+/* check_atomic_rmw's accesses align strictly whatever the pointer
+ * (strict_alignment_once): a map value at a constant offset that is not
+ * a multiple of the size is refused (check_generic_ptr_alignment). 1 when
+ * refused. */
+static int atomic_misaligned(struct walk *w, struct state *s, uint32_t pc,
+			     const struct reg *b, int off, int size)
+{
+	if (b->t != R_VAL || b->lo || b->hi || !b->exact ||
+	    !((b->off + off) % size))
+		return 0;
+	fault(w, s, pc, "misaligned value access off 0+%d+%d size %d", b->off,
+	      off, size);
+	return 1;
+}
+
 /* --- bpf-to-bpf calls ---------------------------------------------------- */
 
 /* The function of prog->funcs starting at @pc, or -1. */
@@ -4089,6 +4104,11 @@ static int walk_path(struct walk *w, struct state *s)
 					      breg, reg_str(&s->r[breg]));
 					goto end;
 				}
+				if (HR_MODE(in->code) == HR_ATOMIC &&
+				    atomic_followed(s, in, size) &&
+				    atomic_misaligned(w, s, pc, &s->r[breg],
+						      in->off, size))
+					goto end;
 				if (HR_MODE(in->code) == HR_ATOMIC &&
 				    atomic_followed(s, in, size) &&
 				    (s->r[breg].t == R_STACK ||
