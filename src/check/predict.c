@@ -1220,6 +1220,12 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 				ex = false;
 			}
 		}
+		/* Bit operations on a number whose tnum knows more than its
+		 * range (known zero low bits) may leave the kernel a range
+		 * tighter than this one. */
+		if (lossy && op != HR_ADD && op != HR_SUB && op != HR_LSH &&
+		    op != HR_RSH)
+			ex = false;
 		*d = scalar(lo, hi, ex);
 		d->lossy = lossy && ex;
 		return 0;
