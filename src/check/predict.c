@@ -733,8 +733,8 @@ static int check_rbuf(struct walk *w, struct state *s, uint32_t pc, int regno,
  * (bpf_sock_is_valid_access), but type, protocol, mark and priority that
  * a socket common lacks (bpf_sock_common_is_valid_access); the rest, and
  * any store, cannot tell. The value read is any 32-bit number. */
-static int sock_read(struct walk *w, uint32_t pc, const struct reg *b,
-		     int off, int size, bool write)
+static int sock_read(struct walk *w, uint32_t pc, const struct reg *b, int off,
+		     int size, bool write)
 {
 	int a = b->off + off;
 
@@ -921,9 +921,8 @@ static int ptr_alu_refused(struct walk *w, struct state *s, uint32_t pc,
 	int op = HR_OP(in->code);
 	const char *os = alu_op_str[(op >> 4) & 15];
 
-	if (p->t == R_OTHER ||
-	    (is_ptr(d) && is_ptr(src) &&
-	     (d->t == R_OTHER || src->t == R_OTHER)))
+	if (p->t == R_OTHER || (is_ptr(d) && is_ptr(src) &&
+				(d->t == R_OTHER || src->t == R_OTHER)))
 		return 0;
 	if (is_ptr(d) && is_ptr(src))
 		fault(w, s, pc, "R%d pointer %s pointer prohibited", in->dst,
@@ -1555,8 +1554,8 @@ static bool size_mem_typed(const struct reg *m)
  * first, a size reaching BPF_MAX_VAR_SIZ (512 MiB) after the zero test.
  * @late picks which. Only for a buffer the kernel has already taken; 1
  * when refused or left unknown. */
-static int size_bounds(struct walk *w, struct state *s, uint32_t pc,
-		       int regno, bool late)
+static int size_bounds(struct walk *w, struct state *s, uint32_t pc, int regno,
+		       bool late)
 {
 	const struct reg *r = &s->r[regno];
 	bool over = late ? r->hi >= (1u << 29) : r->hi > INT64_MAX;
@@ -1596,8 +1595,8 @@ static int64_t size_arg(struct walk *w, struct state *s, uint32_t pc, int regno)
 			    "bound exactly");
 		return -1;
 	}
-	if (size_bounds(w, s, pc, regno, false) ||
-	    zero_size(w, s, pc, regno) || size_bounds(w, s, pc, regno, true))
+	if (size_bounds(w, s, pc, regno, false) || zero_size(w, s, pc, regno) ||
+	    size_bounds(w, s, pc, regno, true))
 		return -1;
 	return (int64_t)r->hi;
 }
@@ -1904,8 +1903,7 @@ static int ringbuf_reserve(struct walk *w, struct state *s, uint32_t pc,
 			return fault(w, s, pc, "R%d !read_ok", i);
 	/* check_func_arg takes any map in R1 and wants R2's value
 	 * known; a range the kernel knows as exactly is not one. */
-	if (m->t == R_MAP_PTR && n->t == R_SCALAR && n->exact &&
-	    n->lo != n->hi)
+	if (m->t == R_MAP_PTR && n->t == R_SCALAR && n->exact && n->lo != n->hi)
 		return fault(w, s, pc, "R2 is not a known constant'");
 	if (m->t != R_MAP_PTR || m->map->attr.type != BPF_MAP_TYPE_RINGBUF ||
 	    !is_const(n) || n->lo > (1u << 29)) {
@@ -2632,7 +2630,8 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 				r0 = (struct reg){ .t = R_MAP_PTR_OR_NULL,
 						   .exact = true,
 						   .id = r0.id,
-						   .map = inner_stand_in(w, m) };
+						   .map = inner_stand_in(w,
+									 m) };
 			if (m->attr.type == BPF_MAP_TYPE_XSKMAP)
 				r0 = (struct reg){ .t = R_XSK_OR_NULL,
 						   .exact = true,
@@ -3865,8 +3864,8 @@ struct chain_stop {
  * roundings stop at the same point with the same words (*stop filled),
  * -1 when this cannot tell (callbacks, global functions, tail calls, the
  * roundings disagreeing), 0 when the chains fit. */
-static int stack_chain(const struct walk *w, uint32_t f, int frame,
-		       uint32_t dj, uint32_t di, struct chain_stop *stop)
+static int stack_chain(const struct walk *w, uint32_t f, int frame, uint32_t dj,
+		       uint32_t di, struct chain_stop *stop)
 {
 	const struct hr_prog_func *fn = &w->prog->funcs[f];
 	uint32_t pc;

@@ -11,36 +11,24 @@ struct {
 
 SEC("xdp") NAKED int bad_atomic_misalign(void)
 {
-	asm volatile("r1 = 0;"
-		     "*(u32 *)(r10 - 4) = r1;"
-		     "r2 = r10;"
-		     "r2 += -4;"
-		     "r1 = %[m] ll;"
-		     "call %[f];"
-		     "if r0 == 0 goto 1f;"
-		     "r1 = 1;"
-		     "lock *(u64 *)(r0 + 4) += r1;"
-		     "1: r0 = 2;"
-		     "exit;"
+	asm volatile(LOOKUP_KEY0 "if r0 == 0 goto 1f;"
+				 "r1 = 1;"
+				 "lock *(u64 *)(r0 + 4) += r1;"
+				 "1: r0 = 2;"
+				 "exit;"
 		     :
-		     : [m] "i"(&am), [f] "i"(BPF_FUNC_map_lookup_elem)
+		     : LOOKUP_OPERANDS(am)
 		     : "memory");
 }
 
 SEC("xdp") NAKED int ok_atomic_misalign(void)
 {
-	asm volatile("r1 = 0;"
-		     "*(u32 *)(r10 - 4) = r1;"
-		     "r2 = r10;"
-		     "r2 += -4;"
-		     "r1 = %[m] ll;"
-		     "call %[f];"
-		     "if r0 == 0 goto 1f;"
-		     "r1 = 1;"
-		     "lock *(u64 *)(r0 + 8) += r1;"
-		     "1: r0 = 2;"
-		     "exit;"
+	asm volatile(LOOKUP_KEY0 "if r0 == 0 goto 1f;"
+				 "r1 = 1;"
+				 "lock *(u64 *)(r0 + 8) += r1;"
+				 "1: r0 = 2;"
+				 "exit;"
 		     :
-		     : [m] "i"(&am), [f] "i"(BPF_FUNC_map_lookup_elem)
+		     : LOOKUP_OPERANDS(am)
 		     : "memory");
 }

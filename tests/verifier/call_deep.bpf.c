@@ -1,10 +1,10 @@
 /* A chain of bpf-to-bpf calls nine frames deep: the verifier allows eight. */
 #include "v.h"
 
-#define LEVEL(name, next)                                       \
-	static __attribute__((noinline)) int name(int x)       \
-	{                                                       \
-		return next(x ^ 1) + 1;                         \
+#define LEVEL(name, next)                                \
+	static __attribute__((noinline)) int name(int x) \
+	{                                                \
+		return next(x ^ 1) + 1;                  \
 	}
 
 static __attribute__((noinline)) int f8(int x)

@@ -2,7 +2,9 @@
 #include "v.h"
 
 /* Each frame's depth is the deepest slot it touches. */
-#define TOUCH(off) asm volatile("r1 = 0; *(u64 *)(r10 - " #off ") = r1;" ::: "r1", "memory")
+#define TOUCH(off)                                               \
+	asm volatile("r1 = 0; *(u64 *)(r10 - " #off ") = r1;" :: \
+			     : "r1", "memory")
 
 static __attribute__((noinline)) int fill(int x)
 {

@@ -10,39 +10,25 @@ struct {
 
 SEC("xdp") NAKED int bad_map_unbounded(void)
 {
-	asm volatile("r6 = *(u32 *)(r1 + 12);"
-		     "r1 = 0;"
-		     "*(u32 *)(r10 - 4) = r1;"
-		     "r2 = r10;"
-		     "r2 += -4;"
-		     "r1 = %[m] ll;"
-		     "call %[f];"
-		     "if r0 == 0 goto 1f;"
+	asm volatile("r6 = *(u32 *)(r1 + 12);" LOOKUP_KEY0 "if r0 == 0 goto 1f;"
 		     "r0 += r6;"
 		     "r0 = *(u8 *)(r0 + 0);"
 		     "1: r0 = 2;"
 		     "exit;"
 		     :
-		     : [m] "i"(&vals), [f] "i"(BPF_FUNC_map_lookup_elem)
+		     : LOOKUP_OPERANDS(vals)
 		     : "memory");
 }
 
 SEC("xdp") NAKED int ok_map_unbounded(void)
 {
 	asm volatile("r6 = *(u32 *)(r1 + 12);"
-		     "r6 &= 127;"
-		     "r1 = 0;"
-		     "*(u32 *)(r10 - 4) = r1;"
-		     "r2 = r10;"
-		     "r2 += -4;"
-		     "r1 = %[m] ll;"
-		     "call %[f];"
-		     "if r0 == 0 goto 1f;"
+		     "r6 &= 127;" LOOKUP_KEY0 "if r0 == 0 goto 1f;"
 		     "r0 += r6;"
 		     "r0 = *(u8 *)(r0 + 0);"
 		     "1: r0 = 2;"
 		     "exit;"
 		     :
-		     : [m] "i"(&vals), [f] "i"(BPF_FUNC_map_lookup_elem)
+		     : LOOKUP_OPERANDS(vals)
 		     : "memory");
 }
