@@ -154,6 +154,11 @@ struct reg {
 	 * its type when the slice is of a packet (DYN_SKB ...), else 0. */
 	uint8_t dyn_type;
 	uint32_t dyn_id;
+	/* Scalars: the kernel's signed bounds are exactly [smin, smax],
+	 * which straddle 0 (its unsigned ones are then [0, U64_MAX]); set
+	 * by the sign extension idiom only (sign_extended). */
+	bool sgn;
+	int64_t smin, smax;
 };
 
 /* The kernel's reg_type_str of @r: a read-only slice's "rdonly_" prefix
@@ -993,6 +998,29 @@ static int map_ptr_add(struct walk *w, struct state *s, uint32_t pc,
 		     in->dst, reg_str(p));
 }
 
+/* Whether @d is the first half of the sign extension idiom "r <<= k;
+ * r s>>= k" (k = @sh) over a number the kernel knows as any k-bit-short
+ * value: [0, 2^(64-k) - 1] shifted up, its tnum those top bits unknown
+ * (the left shift's case in alu marks such a range lossy). */
+static bool sign_extended(const struct reg *d, int sh)
+{
+	return sh > 0 && sh < 64 && d->t == R_SCALAR && d->exact && d->lossy &&
+	       !d->lo && d->hi == (UINT64_MAX >> sh) << sh;
+}
+
+/* The idiom's result as scalar_min_max_arsh leaves it: the signed range
+ * of a (64 - @sh)-bit number, e.g. [-128, 127] for a byte, and any
+ * unsigned one (its tnum knows no bit). */
+static struct reg sign_extension(int sh)
+{
+	struct reg r = scalar(0, UINT64_MAX, true);
+
+	r.sgn = true;
+	r.smin = -(int64_t)(1ull << (63 - sh));
+	r.smax = (int64_t)((1ull << (63 - sh)) - 1);
+	return r;
+}
+
 static int alu(struct walk *w, struct state *s, uint32_t pc,
 	       const struct hr_insn *in)
 {
@@ -1090,6 +1118,22 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 			*d = (struct reg){ .t = R_OTHER };
 			return 0;
 		}
+		if ((p.t == R_PKT || p.t == R_META) && n.sgn && op == HR_ADD &&
+		    p.exact && !p.id && !p.lo && !p.hi) {
+			/* check_reg_sane_offset looks at the number's smin;
+			 * the pointer then takes its bounds: unsigned any,
+			 * signed below 0 (check_packet_access refuses). */
+			if (n.smin <= -(1 << 29))
+				return fault(w, s, pc,
+					     "value %lld makes %s pointer be "
+					     "out of bounds",
+					     (long long)n.smin, reg_str(&p));
+			p.hi = UINT64_MAX;
+			p.id = ++w->next_id;
+			p.range = 0;
+			*d = p;
+			return 0;
+		}
 		if (p.t == R_PKT || p.t == R_META) {
 			if (n.exact && n.lo > INT64_MAX / 2 &&
 			    n.hi > INT64_MAX) {
@@ -1178,6 +1222,15 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 			}
 			lo >>= sh;
 			hi >>= sh;
+			break;
+		case HR_ARSH:
+			if (is64 && is_const(&src) && sign_extended(d, sh)) {
+				*d = sign_extension(sh);
+				return 0;
+			}
+			lo = 0;
+			hi = UINT64_MAX;
+			ex = false;
 			break;
 		case HR_LSH:
 			/* A number the kernel knows nothing of: its tnum
@@ -1325,6 +1378,9 @@ static void sync_copies(struct state *s, const struct reg *r)
 		if (c->t == R_SCALAR && c->id == r->id) {
 			c->lo = r->lo;
 			c->hi = r->hi;
+			c->sgn = r->sgn;
+			c->smin = r->smin;
+			c->smax = r->smax;
 		}
 }
 
@@ -2934,6 +2990,88 @@ static bool pkt_family(const struct reg *r)
 	return r->t == R_PKT || r->t == R_META || r->t == R_PKT_END;
 }
 
+/* @r with the signed bounds [@smin, @smax] the kernel narrowed it to,
+ * its unsigned ones deduced as reg_bounds_sync deduces them: the same
+ * when they do not straddle 0, else any. */
+static void set_srange(struct reg *r, int64_t smin, int64_t smax)
+{
+	uint32_t id = r->id;
+
+	if (smin >= 0 || smax < 0) {
+		*r = scalar((uint64_t)smin, (uint64_t)smax, true);
+	} else {
+		*r = scalar(0, UINT64_MAX, true);
+		r->sgn = true;
+		r->smin = smin;
+		r->smax = smax;
+	}
+	r->id = id;
+}
+
+/* Forget the signed bounds of @r and its copies: what the kernel learns
+ * from this jump is not followed. */
+static void drop_srange(struct state *s, struct reg *r)
+{
+	unsigned int it = 0;
+	struct reg *c;
+
+	if (r->id)
+		while ((c = each_reg(s, &it)))
+			if (c != r && c->t == R_SCALAR && c->id == r->id)
+				*c = scalar(0, UINT64_MAX, false);
+	*r = scalar(0, UINT64_MAX, false);
+}
+
+/* A 64-bit signed compare of the register in @in with its signed bounds
+ * (@fall: both states on entry, @jump the target's) against a constant:
+ * each way narrows them as reg_set_min_max does, and a way they rule
+ * out is not taken (is_branch_taken). Anything else on such a register
+ * is not followed: the path goes soft. Returns the known outcome or -1. */
+static int signed_cond(struct state *fall, struct state *jump,
+		       const struct hr_insn *in, const struct reg *src)
+{
+	struct reg *d = &fall->r[in->dst], *dj = &jump->r[in->dst];
+	int op = HR_OP(in->code);
+	int64_t k = (int64_t)src->lo, tmin, tmax, fmin, fmax;
+
+	if (HR_CLASS(in->code) != HR_JMP || !d->sgn || !is_const(src) ||
+	    (op != HR_JSGT && op != HR_JSGE && op != HR_JSLT &&
+	     op != HR_JSLE) ||
+	    k == INT64_MIN || k == INT64_MAX) {
+		drop_srange(fall, d);
+		drop_srange(jump, dj);
+		if (HR_SRC(in->code) == HR_X) {
+			drop_srange(fall, &fall->r[in->src]);
+			drop_srange(jump, &jump->r[in->src]);
+		}
+		fall->soft = true;
+		jump->soft = true;
+		return -1;
+	}
+	tmin = fmin = d->smin;
+	tmax = fmax = d->smax;
+	if (op == HR_JSGT || op == HR_JSGE) {
+		tmin = op == HR_JSGT ? k + 1 : k;
+		fmax = op == HR_JSGT ? k : k - 1;
+		tmin = tmin > d->smin ? tmin : d->smin;
+		fmax = fmax < d->smax ? fmax : d->smax;
+	} else {
+		tmax = op == HR_JSLT ? k - 1 : k;
+		fmin = op == HR_JSLT ? k : k + 1;
+		tmax = tmax < d->smax ? tmax : d->smax;
+		fmin = fmin > d->smin ? fmin : d->smin;
+	}
+	if (tmin > tmax)
+		return 0;
+	if (fmin > fmax)
+		return 1;
+	set_srange(d, fmin, fmax);
+	sync_copies(fall, d);
+	set_srange(dj, tmin, tmax);
+	sync_copies(jump, dj);
+	return -1;
+}
+
 /* A conditional jump: fills *jump and returns which way(s) to go: bit 0
  * fall-through, bit 1 the target. */
 static int cond(struct walk *w, struct state *s, struct state *jump,
@@ -2963,6 +3101,10 @@ static int cond(struct walk *w, struct state *s, struct state *jump,
 		goto out;
 	if (!is32 && !null_test(w, s, jump, in, op, &known))
 		goto out;
+	if (d->t == R_SCALAR && src.t == R_SCALAR && (d->sgn || src.sgn)) {
+		known = signed_cond(s, jump, in, &src);
+		goto out;
+	}
 	if (d->t == R_SCALAR && src.t == R_SCALAR) {
 		bool ex = d->exact && src.exact && !d->lossy && !src.lossy;
 		bool signed_op = op == HR_JSGT || op == HR_JSGE ||
@@ -3061,6 +3203,7 @@ static uint64_t reg_hash(uint64_t h, const struct reg *r)
 	h = mix(h, r->t == R_SCALAR ? 0 : r->id);
 	h = mix(h, r->lo);
 	h = mix(h, r->hi);
+	h = mix(h, r->sgn ? (uint64_t)r->smin ^ (uint64_t)r->smax << 1 : 0);
 	return mix(h, (uint64_t)(uintptr_t)r->map ^ r->vsize);
 }
 
@@ -3163,7 +3306,8 @@ static bool reg_same(const struct reg *a, const struct reg *b,
 	       a->off == b->off && a->range == b->range && a->lo == b->lo &&
 	       a->hi == b->hi && a->map == b->map && a->vsize == b->vsize &&
 	       a->rdonly == b->rdonly && a->frameno == b->frameno &&
-	       a->dyn_type == b->dyn_type &&
+	       a->dyn_type == b->dyn_type && a->sgn == b->sgn &&
+	       (!a->sgn || (a->smin == b->smin && a->smax == b->smax)) &&
 	       canon_id(ma, a->id) == canon_id(mb, b->id) &&
 	       canon_id(ma, a->dyn_id) == canon_id(mb, b->dyn_id);
 }
