@@ -159,6 +159,9 @@ struct reg {
 	 * by the sign extension idiom only (sign_extended). */
 	bool sgn;
 	int64_t smin, smax;
+	/* Scalars: the kernel's smin is S64_MIN (it knows no lower signed
+	 * bound); set by a left shift (see alu). */
+	bool smin_unb;
 };
 
 /* The kernel's reg_type_str of @r: a read-only slice's "rdonly_" prefix
@@ -1086,6 +1089,14 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 		n = is_ptr(d) ? src : *d;
 		if (p.t == R_MAP_PTR)
 			return map_ptr_add(w, s, pc, in, &p, &n);
+		/* check_reg_sane_offset on the number, before any bound
+		 * of the pointer's own. */
+		if (n.smin_unb &&
+		    (p.t == R_VAL || p.t == R_PKT || p.t == R_META))
+			return fault(w, s, pc,
+				     "math between %s pointer and register "
+				     "with unbounded min value is not allowed",
+				     reg_str(&p));
 		if (nonnull_type(p.t) || ptr_no_math(&p)) {
 			if (p.t == R_VAL_OR_NULL && p.maybe_nonnull) {
 				set_unknown(w, pc,
@@ -1238,9 +1249,16 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 			 * takes them off the top of the range. */
 			if (is64 && is_const(&src) && sh && ex && !lossy &&
 			    !lo && hi == UINT64_MAX) {
-				hi = UINT64_MAX << sh;
-				lossy = true;
-				break;
+				/* __scalar64_min_max_lsh keeps a signed
+				 * bound only for a shift by 32 of a number
+				 * whose low half it knows non-negative; a
+				 * sign-extended one is not. */
+				bool unb = sh != 32 || d->sgn;
+
+				*d = scalar(0, UINT64_MAX << sh, true);
+				d->lossy = true;
+				d->smin_unb = unb;
+				return 0;
 			}
 			if (!is_const(&src) || (sh && hi >> (64 - sh))) {
 				lo = 0;
@@ -3022,6 +3040,32 @@ static void drop_srange(struct state *s, struct reg *r)
 	*r = scalar(0, UINT64_MAX, false);
 }
 
+/* An unsigned compare of a register with signed bounds (its unsigned
+ * ones any) against constant @k: on the way it is at most a constant
+ * below 2^63, the kernel's bounds sync gives [0, min(that, smax)]; the
+ * other way is not followed (soft). 0 when not this case. */
+static int unsigned_bound(struct state *fall, struct state *jump, int op,
+			  uint64_t k, const struct hr_insn *in)
+{
+	bool le_jump = op == HR_JLE || op == HR_JLT;
+	struct state *le = le_jump ? jump : fall, *gt = le_jump ? fall : jump;
+	struct reg *r = &le->r[in->dst];
+	uint64_t max;
+
+	if (op != HR_JGT && op != HR_JGE && op != HR_JLT && op != HR_JLE)
+		return 0;
+	if ((op == HR_JGE || op == HR_JLT) && !k)
+		return 0;
+	max = op == HR_JGE || op == HR_JLT ? k - 1 : k;
+	if (max > INT64_MAX || r->smax < 0)
+		return 0;
+	set_srange(r, 0, (int64_t)max < r->smax ? (int64_t)max : r->smax);
+	sync_copies(le, r);
+	drop_srange(gt, &gt->r[in->dst]);
+	gt->soft = true;
+	return 1;
+}
+
 /* A 64-bit signed compare of the register in @in with its signed bounds
  * (@fall: both states on entry, @jump the target's) against a constant:
  * each way narrows them as reg_set_min_max does, and a way they rule
@@ -3034,6 +3078,9 @@ static int signed_cond(struct state *fall, struct state *jump,
 	int op = HR_OP(in->code);
 	int64_t k = (int64_t)src->lo, tmin, tmax, fmin, fmax;
 
+	if (HR_CLASS(in->code) == HR_JMP && d->sgn && is_const(src) &&
+	    unsigned_bound(fall, jump, op, src->lo, in))
+		return -1;
 	if (HR_CLASS(in->code) != HR_JMP || !d->sgn || !is_const(src) ||
 	    (op != HR_JSGT && op != HR_JSGE && op != HR_JSLT &&
 	     op != HR_JSLE) ||
@@ -3204,6 +3251,7 @@ static uint64_t reg_hash(uint64_t h, const struct reg *r)
 	h = mix(h, r->lo);
 	h = mix(h, r->hi);
 	h = mix(h, r->sgn ? (uint64_t)r->smin ^ (uint64_t)r->smax << 1 : 0);
+	h = mix(h, r->smin_unb);
 	return mix(h, (uint64_t)(uintptr_t)r->map ^ r->vsize);
 }
 
@@ -3307,6 +3355,7 @@ static bool reg_same(const struct reg *a, const struct reg *b,
 	       a->hi == b->hi && a->map == b->map && a->vsize == b->vsize &&
 	       a->rdonly == b->rdonly && a->frameno == b->frameno &&
 	       a->dyn_type == b->dyn_type && a->sgn == b->sgn &&
+	       a->smin_unb == b->smin_unb &&
 	       (!a->sgn || (a->smin == b->smin && a->smax == b->smax)) &&
 	       canon_id(ma, a->id) == canon_id(mb, b->id) &&
 	       canon_id(ma, a->dyn_id) == canon_id(mb, b->dyn_id);
