@@ -1164,10 +1164,12 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 			*d = p;
 			return 0;
 		}
-		/* Map values: the offset's range joins the variable part. */
+		/* Map values: the offset's range joins the variable part;
+		 * a negative signed bound the kernel keeps is not followed
+		 * (check_mem_region_access words it). */
 		p.lo += n.lo;
 		p.hi = p.hi + n.hi < p.hi ? UINT64_MAX : p.hi + n.hi;
-		p.exact = p.exact && n.exact;
+		p.exact = p.exact && n.exact && !n.sgn;
 		*d = p;
 		return 0;
 	}
