@@ -3068,6 +3068,43 @@ static int unsigned_bound(struct state *fall, struct state *jump, int op,
 	return 1;
 }
 
+/* @r in @s, and its copies, as a 32-bit compare leaves a number the
+ * kernel knew nothing of: some low half, any high half, so no signed
+ * lower bound (its tnum's sign bit unknown); the range kept loose. */
+static void low_half_known(struct state *s, struct reg *r)
+{
+	unsigned int it = 0;
+	uint32_t id = r->id;
+	struct reg *c;
+
+	*r = scalar(0, UINT64_MAX, false);
+	r->smin_unb = true;
+	r->id = id;
+	if (id)
+		while ((c = each_reg(s, &it)))
+			if (c != r && c->t == R_SCALAR && c->id == id)
+				*c = *r;
+}
+
+/* A 32-bit unsigned compare of a number the kernel knows nothing of with
+ * a constant that decides neither way: the kernel walks both and bounds
+ * the low half only. 1 when this case (both ways set). */
+static int low_half_cond(struct state *fall, struct state *jump,
+			 const struct hr_insn *in, const struct reg *src)
+{
+	struct reg *d = &fall->r[in->dst];
+	int op = HR_OP(in->code);
+
+	if (d->t != R_SCALAR || !d->exact || d->lossy || d->sgn || d->lo ||
+	    d->hi != UINT64_MAX || !is_const(src) || !src->lo ||
+	    src->lo >= UINT32_MAX ||
+	    (op != HR_JGT && op != HR_JGE && op != HR_JLT && op != HR_JLE))
+		return 0;
+	low_half_known(fall, d);
+	low_half_known(jump, &jump->r[in->dst]);
+	return 1;
+}
+
 /* A 64-bit signed compare of the register in @in with its signed bounds
  * (@fall: both states on entry, @jump the target's) against a constant:
  * each way narrows them as reg_set_min_max does, and a way they rule
@@ -3154,6 +3191,8 @@ static int cond(struct walk *w, struct state *s, struct state *jump,
 		known = signed_cond(s, jump, in, &src);
 		goto out;
 	}
+	if (is32 && low_half_cond(s, jump, in, &src))
+		goto out;
 	if (d->t == R_SCALAR && src.t == R_SCALAR) {
 		bool ex = d->exact && src.exact && !d->lossy && !src.lossy;
 		bool signed_op = op == HR_JSGT || op == HR_JSGE ||
