@@ -65,6 +65,13 @@ void hr_check_from_load_error(const char *err, bool xdp,
 		snprintf(res->reason, sizeof(res->reason),
 			 "map '%s' has to have BTF in order to use bpf_timer",
 			 name);
+	} else if (sscanf(p, "atomic operation on the context in R%d", &id) ==
+		   1) {
+		/* check_atomic_rmw refuses a context operand whatever its
+		 * offset; ctx_check.c the same. */
+		res->verdict = HR_CHECK_REJECT;
+		snprintf(res->reason, sizeof(res->reason),
+			 "BPF_ATOMIC stores into R%d ctx is not allowed", id);
 	} else if (sscanf(p, "unknown helper id %d", &id) == 1 &&
 		   (id <= 0 || id >= FUNC_MAX_ID)) {
 		res->verdict = HR_CHECK_REJECT;

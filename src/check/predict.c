@@ -30,6 +30,7 @@
 #include "helpers/dynptr.h"
 #include "helpers/helpers.h"
 #include "helpers/offer.h"
+#include "maps/fd_array.h"
 #include "maps/map.h"
 #include "maps/map_impl.h"
 #include "progs/prog.h"
@@ -73,6 +74,12 @@ enum rtype {
 	R_DYNPTR,
 	R_MEM, /* PTR_TO_MEM: a dynptr slice of vsize bytes */
 	R_MEM_OR_NULL,
+	/* __sk_buff's sk (PTR_TO_SOCK_COMMON_OR_NULL), and past its NULL
+	 * test (PTR_TO_SOCK_COMMON). */
+	R_SOCKC_OR_NULL,
+	R_SOCKC,
+	/* A map-in-map lookup: the inner map (its template) or NULL. */
+	R_MAP_PTR_OR_NULL,
 };
 
 static const char *const rtype_name[] = {
@@ -96,6 +103,9 @@ static const char *const rtype_name[] = {
 	"dynptr",
 	"mem",
 	"mem_or_null",
+	"sock_common_or_null",
+	"sock_common",
+	"map_ptr_or_null",
 };
 
 /* The type a NULL test leaves on the not-NULL branch; R_NONE: not a
@@ -113,6 +123,10 @@ static uint8_t nonnull_type(uint8_t t)
 		return R_MEM;
 	case R_XSK_OR_NULL:
 		return R_OTHER;
+	case R_SOCKC_OR_NULL:
+		return R_SOCKC;
+	case R_MAP_PTR_OR_NULL:
+		return R_MAP_PTR;
 	}
 	return R_NONE;
 }
@@ -140,6 +154,14 @@ struct reg {
 	 * its type when the slice is of a packet (DYN_SKB ...), else 0. */
 	uint8_t dyn_type;
 	uint32_t dyn_id;
+	/* Scalars: the kernel's signed bounds are exactly [smin, smax],
+	 * which straddle 0 (its unsigned ones are then [0, U64_MAX]); set
+	 * by the sign extension idiom only (sign_extended). */
+	bool sgn;
+	int64_t smin, smax;
+	/* Scalars: the kernel's smin is S64_MIN (it knows no lower signed
+	 * bound); set by a left shift (see alu). */
+	bool smin_unb;
 };
 
 /* The kernel's reg_type_str of @r: a read-only slice's "rdonly_" prefix
@@ -264,7 +286,9 @@ struct walk {
 	const struct hr_insn *in;
 	uint32_t cnt;
 	bool xdp, tc, dev_bound;
-	int off_data, off_end, off_meta;
+	/* The context's pointer fields: data, data_end, data_meta and
+	 * __sk_buff's sk (-1: none). */
+	int off_data, off_end, off_meta, off_sk;
 	struct state *pend;
 	unsigned int npend;
 	uint64_t work;
@@ -712,6 +736,23 @@ static int check_rbuf(struct walk *w, struct state *s, uint32_t pc, int regno,
 	return 0;
 }
 
+/* A socket's field read through @b + @off (check_sock_access): only the
+ * plain 4-byte loads struct bpf_sock's checks take whatever the field
+ * (bpf_sock_is_valid_access), but type, protocol, mark and priority that
+ * a socket common lacks (bpf_sock_common_is_valid_access); the rest, and
+ * any store, cannot tell. The value read is any 32-bit number. */
+static int sock_read(struct walk *w, uint32_t pc, const struct reg *b, int off,
+		     int size, bool write)
+{
+	int a = b->off + off;
+
+	if (!write && size == 4 && !b->lo && !b->hi && a >= 0 && a < 80 &&
+	    !(a & 3) && (b->t == R_SOCK || a < 8 || a >= 24))
+		return 0;
+	set_unknown(w, pc, "a socket's field access");
+	return -1;
+}
+
 /* A load or store of @size at @b + @off; for a load, *out gets the value
  * read. @val: the register stored, or NULL for an immediate. */
 static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
@@ -744,6 +785,9 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 			*out = (struct reg){ .t = R_PKT_END, .exact = true };
 		else if (off == w->off_meta)
 			*out = (struct reg){ .t = R_META, .exact = true };
+		else if (off == w->off_sk)
+			*out = (struct reg){ .t = R_SOCKC_OR_NULL,
+					     .id = ++w->next_id };
 		return 0;
 	case R_PKT:
 	case R_META:
@@ -819,6 +863,9 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 		return 0;
 	case R_RBUF:
 		return check_rbuf(w, s, pc, regno, b, off, size);
+	case R_SOCK:
+	case R_SOCKC:
+		return sock_read(w, pc, b, off, size, write);
 	case R_MEM:
 		/* check_mem_access's PTR_TO_MEM: a read-only slice refuses
 		 * stores before its bounds are looked at. */
@@ -833,6 +880,8 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 	case R_RBUF_OR_NULL:
 	case R_MEM_OR_NULL:
 	case R_XSK_OR_NULL:
+	case R_SOCKC_OR_NULL:
+	case R_MAP_PTR_OR_NULL:
 		if (b->t == R_VAL_OR_NULL && b->maybe_nonnull) {
 			set_unknown(w, pc,
 				    "array lookup used without a NULL "
@@ -857,10 +906,12 @@ static const char *const alu_op_str[16] = {
 	"neg", "%=", "^=", "=",	 "s>>=", "endian", "?",	  "?",
 };
 
-/* Whether @p's type forbids all arithmetic (adjust_ptr_min_max_vals). */
+/* Whether @p's type forbids all arithmetic (adjust_ptr_min_max_vals);
+ * a map pointer takes the addition of a known 0 only. */
 static bool ptr_no_math(const struct reg *p)
 {
-	return p->t == R_PKT_END || p->t == R_SOCK;
+	return p->t == R_PKT_END || p->t == R_SOCK || p->t == R_SOCKC ||
+	       p->t == R_MAP_PTR;
 }
 
 /* The pointer ALU operations adjust_reg_min_max_vals and
@@ -878,9 +929,8 @@ static int ptr_alu_refused(struct walk *w, struct state *s, uint32_t pc,
 	int op = HR_OP(in->code);
 	const char *os = alu_op_str[(op >> 4) & 15];
 
-	if (p->t == R_OTHER || p->t == R_MAP_PTR ||
-	    (is_ptr(d) && is_ptr(src) &&
-	     (d->t == R_OTHER || src->t == R_OTHER)))
+	if (p->t == R_OTHER || (is_ptr(d) && is_ptr(src) &&
+				(d->t == R_OTHER || src->t == R_OTHER)))
 		return 0;
 	if (is_ptr(d) && is_ptr(src))
 		fault(w, s, pc, "R%d pointer %s pointer prohibited", in->dst,
@@ -930,6 +980,50 @@ static int alu_imm_refused(struct walk *w, struct state *s, uint32_t pc,
 	return 1;
 }
 
+/* A 64-bit add or subtract of @n to map pointer @p: the kernel lets
+ * through only the addition of a number it knows is 0 (@p unchanged). */
+static int map_ptr_add(struct walk *w, struct state *s, uint32_t pc,
+		       const struct hr_insn *in, const struct reg *p,
+		       const struct reg *n)
+{
+	bool add = HR_OP(in->code) == HR_ADD;
+
+	if (add && is_const(n) && n->lo == 0) {
+		s->r[in->dst] = *p;
+		return 0;
+	}
+	/* An inexact number that may be 0: the kernel may know it is. */
+	if (add && n->lo == 0 && !n->exact) {
+		set_unknown(w, pc, "arithmetic on a map pointer");
+		return -1;
+	}
+	return fault(w, s, pc, "R%d pointer arithmetic on %s prohibited",
+		     in->dst, reg_str(p));
+}
+
+/* Whether @d is the first half of the sign extension idiom "r <<= k;
+ * r s>>= k" (k = @sh) over a number the kernel knows as any k-bit-short
+ * value: [0, 2^(64-k) - 1] shifted up, its tnum those top bits unknown
+ * (the left shift's case in alu marks such a range lossy). */
+static bool sign_extended(const struct reg *d, int sh)
+{
+	return sh > 0 && sh < 64 && d->t == R_SCALAR && d->exact && d->lossy &&
+	       !d->lo && d->hi == (UINT64_MAX >> sh) << sh;
+}
+
+/* The idiom's result as scalar_min_max_arsh leaves it: the signed range
+ * of a (64 - @sh)-bit number, e.g. [-128, 127] for a byte, and any
+ * unsigned one (its tnum knows no bit). */
+static struct reg sign_extension(int sh)
+{
+	struct reg r = scalar(0, UINT64_MAX, true);
+
+	r.sgn = true;
+	r.smin = -(int64_t)(1ull << (63 - sh));
+	r.smax = (int64_t)((1ull << (63 - sh)) - 1);
+	return r;
+}
+
 static int alu(struct walk *w, struct state *s, uint32_t pc,
 	       const struct hr_insn *in)
 {
@@ -976,8 +1070,11 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 	if (is_ptr(d) || is_ptr(&src)) {
 		struct reg p, n;
 
+		/* Two pointers the kernel types too: their difference is a
+		 * number it knows nothing of (mark_reg_unknown). */
 		if (op == HR_SUB && is_ptr(d) && is_ptr(&src)) {
-			*d = scalar(0, UINT64_MAX, d->t == src.t);
+			*d = scalar(0, UINT64_MAX,
+				    d->t != R_OTHER && src.t != R_OTHER);
 			return 0;
 		}
 		if (op != HR_NEG && op != HR_END &&
@@ -990,7 +1087,17 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 		}
 		p = is_ptr(d) ? *d : src;
 		n = is_ptr(d) ? src : *d;
-		if (nonnull_type(p.t) || p.t == R_PKT_END || p.t == R_SOCK) {
+		if (p.t == R_MAP_PTR)
+			return map_ptr_add(w, s, pc, in, &p, &n);
+		/* check_reg_sane_offset on the number, before any bound
+		 * of the pointer's own. */
+		if (n.smin_unb &&
+		    (p.t == R_VAL || p.t == R_PKT || p.t == R_META))
+			return fault(w, s, pc,
+				     "math between %s pointer and register "
+				     "with unbounded min value is not allowed",
+				     reg_str(&p));
+		if (nonnull_type(p.t) || ptr_no_math(&p)) {
 			if (p.t == R_VAL_OR_NULL && p.maybe_nonnull) {
 				set_unknown(w, pc,
 					    "arithmetic on an array "
@@ -1022,6 +1129,22 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 			*d = (struct reg){ .t = R_OTHER };
 			return 0;
 		}
+		if ((p.t == R_PKT || p.t == R_META) && n.sgn && op == HR_ADD &&
+		    p.exact && !p.id && !p.lo && !p.hi) {
+			/* check_reg_sane_offset looks at the number's smin;
+			 * the pointer then takes its bounds: unsigned any,
+			 * signed below 0 (check_packet_access refuses). */
+			if (n.smin <= -(1 << 29))
+				return fault(w, s, pc,
+					     "value %lld makes %s pointer be "
+					     "out of bounds",
+					     (long long)n.smin, reg_str(&p));
+			p.hi = UINT64_MAX;
+			p.id = ++w->next_id;
+			p.range = 0;
+			*d = p;
+			return 0;
+		}
 		if (p.t == R_PKT || p.t == R_META) {
 			if (n.exact && n.lo > INT64_MAX / 2 &&
 			    n.hi > INT64_MAX) {
@@ -1041,10 +1164,12 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 			*d = p;
 			return 0;
 		}
-		/* Map values: the offset's range joins the variable part. */
+		/* Map values: the offset's range joins the variable part;
+		 * a negative signed bound the kernel keeps is not followed
+		 * (check_mem_region_access words it). */
 		p.lo += n.lo;
 		p.hi = p.hi + n.hi < p.hi ? UINT64_MAX : p.hi + n.hi;
-		p.exact = p.exact && n.exact;
+		p.exact = p.exact && n.exact && !n.sgn;
 		*d = p;
 		return 0;
 	}
@@ -1111,7 +1236,32 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 			lo >>= sh;
 			hi >>= sh;
 			break;
+		case HR_ARSH:
+			if (is64 && is_const(&src) && sign_extended(d, sh)) {
+				*d = sign_extension(sh);
+				return 0;
+			}
+			lo = 0;
+			hi = UINT64_MAX;
+			ex = false;
+			break;
 		case HR_LSH:
+			/* A number the kernel knows nothing of: its tnum
+			 * learns the low bits are zero, and bounds sync
+			 * takes them off the top of the range. */
+			if (is64 && is_const(&src) && sh && ex && !lossy &&
+			    !lo && hi == UINT64_MAX) {
+				/* __scalar64_min_max_lsh keeps a signed
+				 * bound only for a shift by 32 of a number
+				 * whose low half it knows non-negative; a
+				 * sign-extended one is not. */
+				bool unb = sh != 32 || d->sgn;
+
+				*d = scalar(0, UINT64_MAX << sh, true);
+				d->lossy = true;
+				d->smin_unb = unb;
+				return 0;
+			}
 			if (!is_const(&src) || (sh && hi >> (64 - sh))) {
 				lo = 0;
 				hi = UINT64_MAX;
@@ -1142,6 +1292,12 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 				ex = false;
 			}
 		}
+		/* Bit operations on a number whose tnum knows more than its
+		 * range (known zero low bits) may leave the kernel a range
+		 * tighter than this one. */
+		if (lossy && op != HR_ADD && op != HR_SUB && op != HR_LSH &&
+		    op != HR_RSH)
+			ex = false;
 		*d = scalar(lo, hi, ex);
 		d->lossy = lossy && ex;
 		return 0;
@@ -1242,6 +1398,9 @@ static void sync_copies(struct state *s, const struct reg *r)
 		if (c->t == R_SCALAR && c->id == r->id) {
 			c->lo = r->lo;
 			c->hi = r->hi;
+			c->sgn = r->sgn;
+			c->smin = r->smin;
+			c->smax = r->smax;
 		}
 }
 
@@ -1405,6 +1564,27 @@ static int mem_arg(struct walk *w, struct state *s, uint32_t pc, int regno,
 	return -1;
 }
 
+static bool map_of_maps(const struct hr_map *m)
+{
+	return m->attr.type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+	       m->attr.type == BPF_MAP_TYPE_HASH_OF_MAPS;
+}
+
+/* A map of the object that stands for map-in-map @outer's inner map
+ * template (the kernel types a lookup's result by inner_map_meta): one
+ * the same in every parameter, or NULL. */
+static const struct hr_map *inner_stand_in(const struct walk *w,
+					   const struct hr_map *outer)
+{
+	const struct hr_object *obj = w->prog->obj;
+	unsigned int i;
+
+	for (i = 0; obj && i < obj->nmaps; i++)
+		if (hr_map_inner_same(outer, obj->maps[i]))
+			return obj->maps[i];
+	return NULL;
+}
+
 static int arg_map(struct walk *w, struct state *s, uint32_t pc, int id)
 {
 	struct reg *r = &s->r[1];
@@ -1413,7 +1593,7 @@ static int arg_map(struct walk *w, struct state *s, uint32_t pc, int id)
 		return fault(w, s, pc, "R1 !read_ok");
 	if (r->t != R_MAP_PTR) {
 		if (r->t == R_SCALAR || r->t == R_CTX || r->t == R_PKT ||
-		    r->t == R_STACK)
+		    r->t == R_STACK || r->t == R_MAP_PTR_OR_NULL)
 			return fault(w, s, pc, "R1 type=%s expected=map_ptr",
 				     reg_str(r));
 		set_unknown(w, pc, "map argument not followed");
@@ -1436,6 +1616,47 @@ static int zero_size(struct walk *w, struct state *s, uint32_t pc, int regno)
 }
 
 /* The size argument @regno (ARG_CONST_SIZE): its largest value, or -1. */
+/* Whether the kernel takes @m as the memory of a size argument before it
+ * looks at the size (check_func_arg checks the pointer's type first). */
+static bool size_mem_typed(const struct reg *m)
+{
+	return m->t == R_STACK || m->t == R_PKT || m->t == R_META ||
+	       m->t == R_VAL;
+}
+
+/* check_mem_size_reg's refusals of the exact size argument @regno but a
+ * zero size, in its order: a size the kernel knows may be negative (its
+ * unsigned range passes 2^63, so after bounds sync its smin is below 0)
+ * first, a size reaching BPF_MAX_VAR_SIZ (512 MiB) after the zero test.
+ * @late picks which. Only for a buffer the kernel has already taken; 1
+ * when refused or left unknown. */
+static int size_bounds(struct walk *w, struct state *s, uint32_t pc, int regno,
+		       bool late)
+{
+	const struct reg *r = &s->r[regno];
+	bool over = late ? r->hi >= (1u << 29) : r->hi > INT64_MAX;
+
+	if (!over)
+		return 0;
+	if (!size_mem_typed(&s->r[regno - 1])) {
+		set_unknown(w, pc,
+			    "a size argument this check does not "
+			    "bound exactly");
+		return 1;
+	}
+	if (late)
+		fault(w, s, pc,
+		      "R%d unbounded memory access, use 'var &= const' or "
+		      "'if (var < const)'",
+		      regno);
+	else
+		fault(w, s, pc,
+		      "R%d min value is negative, either use unsigned or "
+		      "'var &= const'",
+		      regno);
+	return 1;
+}
+
 static int64_t size_arg(struct walk *w, struct state *s, uint32_t pc, int regno)
 {
 	struct reg *r = &s->r[regno];
@@ -1444,13 +1665,14 @@ static int64_t size_arg(struct walk *w, struct state *s, uint32_t pc, int regno)
 		fault(w, s, pc, "R%d !read_ok", regno);
 		return -1;
 	}
-	if (r->t != R_SCALAR || !r->exact || r->hi > (1u << 29)) {
+	if (r->t != R_SCALAR || !r->exact) {
 		set_unknown(w, pc,
 			    "a size argument this check does not "
 			    "bound exactly");
 		return -1;
 	}
-	if (zero_size(w, s, pc, regno))
+	if (size_bounds(w, s, pc, regno, false) || zero_size(w, s, pc, regno) ||
+	    size_bounds(w, s, pc, regno, true))
 		return -1;
 	return (int64_t)r->hi;
 }
@@ -1547,13 +1769,15 @@ static int proto_size(struct walk *w, struct state *s, uint32_t pc,
 	const struct reg *r = &s->r[regno];
 	int mkind = p->arg[regno - 2];
 
-	if (r->t != R_SCALAR || !r->exact || r->hi >= (1u << 29)) {
+	if (r->t != R_SCALAR || !r->exact) {
 		set_unknown(w, pc,
 			    "a size argument this check does not bound "
 			    "exactly");
 		return -1;
 	}
-	if (p->arg[regno - 1] == HR_ARG_SIZE && zero_size(w, s, pc, regno))
+	if (size_bounds(w, s, pc, regno, false) ||
+	    (p->arg[regno - 1] == HR_ARG_SIZE && zero_size(w, s, pc, regno)) ||
+	    size_bounds(w, s, pc, regno, true))
 		return -1;
 	if (is_null_arg(&s->r[regno - 1], mkind)) {
 		if (r->hi) {
@@ -1753,6 +1977,10 @@ static int ringbuf_reserve(struct walk *w, struct state *s, uint32_t pc,
 	for (i = 1; i <= 3; i++)
 		if (s->r[i].t == R_NONE)
 			return fault(w, s, pc, "R%d !read_ok", i);
+	/* check_func_arg takes any map in R1 and wants R2's value
+	 * known; a range the kernel knows as exactly is not one. */
+	if (m->t == R_MAP_PTR && n->t == R_SCALAR && n->exact && n->lo != n->hi)
+		return fault(w, s, pc, "R2 is not a known constant'");
 	if (m->t != R_MAP_PTR || m->map->attr.type != BPF_MAP_TYPE_RINGBUF ||
 	    !is_const(n) || n->lo > (1u << 29)) {
 		set_unknown(w, pc, "bpf_ringbuf_reserve arguments");
@@ -1778,7 +2006,13 @@ static int ringbuf_release(struct walk *w, struct state *s, uint32_t pc)
 	if (r->t == R_RBUF_OR_NULL || r->t == R_SCALAR)
 		return fault(w, s, pc, "R1 type=%s expected=ringbuf_mem",
 			     reg_str(r));
-	if (r->t != R_RBUF || r->off || r->lo || r->hi) {
+	/* check_func_arg_reg_off: a released pointer's fixed offset is
+	 * looked at first, its variable part after. */
+	if (r->t == R_RBUF && r->off)
+		return fault(w, s, pc,
+			     "R1 must have zero offset when passed to release "
+			     "func or trusted arg to kfunc");
+	if (r->t != R_RBUF || r->lo || r->hi) {
 		set_unknown(w, pc, "a ring buffer record argument");
 		return -1;
 	}
@@ -2418,11 +2652,10 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 		     m->attr.type == BPF_MAP_TYPE_DEVMAP_HASH) &&
 		    id == BPF_FUNC_map_update_elem)
 			return fault(w, s, pc, "write into map forbidden");
-		if (m->attr.type == BPF_MAP_TYPE_PROG_ARRAY ||
-		    m->attr.type == BPF_MAP_TYPE_RINGBUF ||
+		if (m->attr.type == BPF_MAP_TYPE_RINGBUF ||
 		    m->attr.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
-		    m->attr.type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
-		    m->attr.type == BPF_MAP_TYPE_HASH_OF_MAPS ||
+		    (map_of_maps(m) && (id != BPF_FUNC_map_lookup_elem ||
+					!inner_stand_in(w, m))) ||
 		    ((m->attr.type == BPF_MAP_TYPE_DEVMAP ||
 		      m->attr.type == BPF_MAP_TYPE_DEVMAP_HASH) &&
 		     id != BPF_FUNC_map_lookup_elem) ||
@@ -2445,6 +2678,12 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 				set_unknown(w, pc, "map update flags");
 			return -1;
 		}
+		/* check_map_func_compatibility, after the arguments: a
+		 * program array is for bpf_tail_call only. */
+		if (m->attr.type == BPF_MAP_TYPE_PROG_ARRAY)
+			return fault(w, s, pc,
+				     "cannot pass map_type %u into func %s#%d",
+				     m->attr.type, helper_name(id), id);
 		if (id == BPF_FUNC_map_lookup_elem) {
 			bool arr = m->attr.type == BPF_MAP_TYPE_ARRAY ||
 				   m->attr.type == BPF_MAP_TYPE_PERCPU_ARRAY;
@@ -2461,6 +2700,14 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 					   .rdonly = dev || m->rdonly_prog ||
 						     (m->attr.map_flags &
 						      BPF_F_RDONLY_PROG) };
+			/* The inner map's template stands for whichever
+			 * map the slot holds (inner_map_meta). */
+			if (map_of_maps(m))
+				r0 = (struct reg){ .t = R_MAP_PTR_OR_NULL,
+						   .exact = true,
+						   .id = r0.id,
+						   .map = inner_stand_in(w,
+									 m) };
 			if (m->attr.type == BPF_MAP_TYPE_XSKMAP)
 				r0 = (struct reg){ .t = R_XSK_OR_NULL,
 						   .exact = true,
@@ -2728,7 +2975,7 @@ static void null_mark(struct reg *r, uint32_t id, bool isnull)
 		return;
 	if (isnull)
 		*r = konst(0);
-	else if (r->t == R_XSK_OR_NULL)
+	else if (nonnull_type(r->t) == R_OTHER)
 		*r = (struct reg){ .t = R_OTHER };
 	else
 		r->t = nonnull_type(r->t);
@@ -2755,6 +3002,160 @@ static int null_test(struct walk *w, struct state *fall, struct state *jump,
 	/* A NULL socket or record holds no reference. */
 	drop_ref(isnull, id);
 	return 0;
+}
+
+/* Whether @r is a packet, metadata or packet end pointer. */
+static bool pkt_family(const struct reg *r)
+{
+	return r->t == R_PKT || r->t == R_META || r->t == R_PKT_END;
+}
+
+/* @r with the signed bounds [@smin, @smax] the kernel narrowed it to,
+ * its unsigned ones deduced as reg_bounds_sync deduces them: the same
+ * when they do not straddle 0, else any. */
+static void set_srange(struct reg *r, int64_t smin, int64_t smax)
+{
+	uint32_t id = r->id;
+
+	if (smin >= 0 || smax < 0) {
+		*r = scalar((uint64_t)smin, (uint64_t)smax, true);
+	} else {
+		*r = scalar(0, UINT64_MAX, true);
+		r->sgn = true;
+		r->smin = smin;
+		r->smax = smax;
+	}
+	r->id = id;
+}
+
+/* Forget the signed bounds of @r and its copies: what the kernel learns
+ * from this jump is not followed. */
+static void drop_srange(struct state *s, struct reg *r)
+{
+	unsigned int it = 0;
+	struct reg *c;
+
+	if (r->id)
+		while ((c = each_reg(s, &it)))
+			if (c != r && c->t == R_SCALAR && c->id == r->id)
+				*c = scalar(0, UINT64_MAX, false);
+	*r = scalar(0, UINT64_MAX, false);
+}
+
+/* An unsigned compare of a register with signed bounds (its unsigned
+ * ones any) against constant @k: on the way it is at most a constant
+ * below 2^63, the kernel's bounds sync gives [0, min(that, smax)]; the
+ * other way is not followed (soft). 0 when not this case. */
+static int unsigned_bound(struct state *fall, struct state *jump, int op,
+			  uint64_t k, const struct hr_insn *in)
+{
+	bool le_jump = op == HR_JLE || op == HR_JLT;
+	struct state *le = le_jump ? jump : fall, *gt = le_jump ? fall : jump;
+	struct reg *r = &le->r[in->dst];
+	uint64_t max;
+
+	if (op != HR_JGT && op != HR_JGE && op != HR_JLT && op != HR_JLE)
+		return 0;
+	if ((op == HR_JGE || op == HR_JLT) && !k)
+		return 0;
+	max = op == HR_JGE || op == HR_JLT ? k - 1 : k;
+	if (max > INT64_MAX || r->smax < 0)
+		return 0;
+	set_srange(r, 0, (int64_t)max < r->smax ? (int64_t)max : r->smax);
+	sync_copies(le, r);
+	drop_srange(gt, &gt->r[in->dst]);
+	gt->soft = true;
+	return 1;
+}
+
+/* @r in @s, and its copies, as a 32-bit compare leaves a number the
+ * kernel knew nothing of: some low half, any high half, so no signed
+ * lower bound (its tnum's sign bit unknown); the range kept loose. */
+static void low_half_known(struct state *s, struct reg *r)
+{
+	unsigned int it = 0;
+	uint32_t id = r->id;
+	struct reg *c;
+
+	*r = scalar(0, UINT64_MAX, false);
+	r->smin_unb = true;
+	r->id = id;
+	if (id)
+		while ((c = each_reg(s, &it)))
+			if (c != r && c->t == R_SCALAR && c->id == id)
+				*c = *r;
+}
+
+/* A 32-bit unsigned compare of a number the kernel knows nothing of with
+ * a constant that decides neither way: the kernel walks both and bounds
+ * the low half only. 1 when this case (both ways set). */
+static int low_half_cond(struct state *fall, struct state *jump,
+			 const struct hr_insn *in, const struct reg *src)
+{
+	struct reg *d = &fall->r[in->dst];
+	int op = HR_OP(in->code);
+
+	if (d->t != R_SCALAR || !d->exact || d->lossy || d->sgn || d->lo ||
+	    d->hi != UINT64_MAX || !is_const(src) || !src->lo ||
+	    src->lo >= UINT32_MAX ||
+	    (op != HR_JGT && op != HR_JGE && op != HR_JLT && op != HR_JLE))
+		return 0;
+	low_half_known(fall, d);
+	low_half_known(jump, &jump->r[in->dst]);
+	return 1;
+}
+
+/* A 64-bit signed compare of the register in @in with its signed bounds
+ * (@fall: both states on entry, @jump the target's) against a constant:
+ * each way narrows them as reg_set_min_max does, and a way they rule
+ * out is not taken (is_branch_taken). Anything else on such a register
+ * is not followed: the path goes soft. Returns the known outcome or -1. */
+static int signed_cond(struct state *fall, struct state *jump,
+		       const struct hr_insn *in, const struct reg *src)
+{
+	struct reg *d = &fall->r[in->dst], *dj = &jump->r[in->dst];
+	int op = HR_OP(in->code);
+	int64_t k = (int64_t)src->lo, tmin, tmax, fmin, fmax;
+
+	if (HR_CLASS(in->code) == HR_JMP && d->sgn && is_const(src) &&
+	    unsigned_bound(fall, jump, op, src->lo, in))
+		return -1;
+	if (HR_CLASS(in->code) != HR_JMP || !d->sgn || !is_const(src) ||
+	    (op != HR_JSGT && op != HR_JSGE && op != HR_JSLT &&
+	     op != HR_JSLE) ||
+	    k == INT64_MIN || k == INT64_MAX) {
+		drop_srange(fall, d);
+		drop_srange(jump, dj);
+		if (HR_SRC(in->code) == HR_X) {
+			drop_srange(fall, &fall->r[in->src]);
+			drop_srange(jump, &jump->r[in->src]);
+		}
+		fall->soft = true;
+		jump->soft = true;
+		return -1;
+	}
+	tmin = fmin = d->smin;
+	tmax = fmax = d->smax;
+	if (op == HR_JSGT || op == HR_JSGE) {
+		tmin = op == HR_JSGT ? k + 1 : k;
+		fmax = op == HR_JSGT ? k : k - 1;
+		tmin = tmin > d->smin ? tmin : d->smin;
+		fmax = fmax < d->smax ? fmax : d->smax;
+	} else {
+		tmax = op == HR_JSLT ? k - 1 : k;
+		fmin = op == HR_JSLT ? k : k + 1;
+		tmax = tmax < d->smax ? tmax : d->smax;
+		fmin = fmin > d->smin ? fmin : d->smin;
+	}
+	if (tmin > tmax)
+		return 0;
+	if (fmin > fmax)
+		return 1;
+	set_srange(d, fmin, fmax);
+	sync_copies(fall, d);
+	set_srange(dj, tmin, tmax);
+	sync_copies(jump, dj);
+	return -1;
 }
 
 /* A conditional jump: fills *jump and returns which way(s) to go: bit 0
@@ -2785,6 +3186,12 @@ static int cond(struct walk *w, struct state *s, struct state *jump,
 	    !pkt_cmp(s, jump, op, in->dst, in->src, &known))
 		goto out;
 	if (!is32 && !null_test(w, s, jump, in, op, &known))
+		goto out;
+	if (d->t == R_SCALAR && src.t == R_SCALAR && (d->sgn || src.sgn)) {
+		known = signed_cond(s, jump, in, &src);
+		goto out;
+	}
+	if (is32 && low_half_cond(s, jump, in, &src))
 		goto out;
 	if (d->t == R_SCALAR && src.t == R_SCALAR) {
 		bool ex = d->exact && src.exact && !d->lossy && !src.lossy;
@@ -2842,6 +3249,12 @@ static int cond(struct walk *w, struct state *s, struct state *jump,
 		}
 		goto out;
 	}
+	/* A 32-bit compare of two packet pointers: the kernel matches
+	 * packet pointers on 64-bit jumps only (try_match_pkt_pointers)
+	 * and decides no branch between pointers, so both are walked and
+	 * nothing is learnt. */
+	if (is32 && pkt_family(d) && pkt_family(&src))
+		goto out;
 	/* Pointer against number or pointer: null tests done above. */
 	if (is_ptr(d) && src.t == R_SCALAR && is_const(&src) && !src.lo &&
 	    d->t != R_OTHER && (op == HR_JEQ || op == HR_JNE) &&
@@ -2878,6 +3291,8 @@ static uint64_t reg_hash(uint64_t h, const struct reg *r)
 	h = mix(h, r->t == R_SCALAR ? 0 : r->id);
 	h = mix(h, r->lo);
 	h = mix(h, r->hi);
+	h = mix(h, r->sgn ? (uint64_t)r->smin ^ (uint64_t)r->smax << 1 : 0);
+	h = mix(h, r->smin_unb);
 	return mix(h, (uint64_t)(uintptr_t)r->map ^ r->vsize);
 }
 
@@ -2980,7 +3395,9 @@ static bool reg_same(const struct reg *a, const struct reg *b,
 	       a->off == b->off && a->range == b->range && a->lo == b->lo &&
 	       a->hi == b->hi && a->map == b->map && a->vsize == b->vsize &&
 	       a->rdonly == b->rdonly && a->frameno == b->frameno &&
-	       a->dyn_type == b->dyn_type &&
+	       a->dyn_type == b->dyn_type && a->sgn == b->sgn &&
+	       a->smin_unb == b->smin_unb &&
+	       (!a->sgn || (a->smin == b->smin && a->smax == b->smax)) &&
 	       canon_id(ma, a->id) == canon_id(mb, b->id) &&
 	       canon_id(ma, a->dyn_id) == canon_id(mb, b->dyn_id);
 }
@@ -3150,6 +3567,29 @@ static bool atomic_followed(const struct state *s, const struct hr_insn *in,
 	return op == BPF_ADD || op == BPF_OR || op == BPF_AND || op == BPF_XOR;
 }
 
+/* The pointers check_atomic_rmw refuses as the memory operand, whatever
+ * their offset: context, packet and socket pointers. */
+static bool atomic_refused(const struct reg *b)
+{
+	return b->t == R_CTX || b->t == R_PKT || b->t == R_META ||
+	       b->t == R_SOCK || b->t == R_SOCKC;
+}
+
+/* check_atomic_rmw's accesses align strictly whatever the pointer
+ * (strict_alignment_once): a map value at a constant offset that is not
+ * a multiple of the size is refused (check_generic_ptr_alignment). 1 when
+ * refused. */
+static int atomic_misaligned(struct walk *w, struct state *s, uint32_t pc,
+			     const struct reg *b, int off, int size)
+{
+	if (b->t != R_VAL || b->lo || b->hi || !b->exact ||
+	    !((b->off + off) % size))
+		return 0;
+	fault(w, s, pc, "misaligned value access off 0+%d+%d size %d", b->off,
+	      off, size);
+	return 1;
+}
+
 /* --- bpf-to-bpf calls ---------------------------------------------------- */
 
 /* The function of prog->funcs starting at @pc, or -1. */
@@ -3311,12 +3751,41 @@ static int enter_func(struct walk *w, struct state *s, uint32_t pc,
 
 /* A callback's exit: R0 a number in [0, 1] (callback_ret_range), and
  * nothing held that it did not hold when called. */
+/* prepare_func_exit's refusal of a callback's return value outside its
+ * range ([0, 1] for bpf_loop and bpf_for_each_map_elem, [0, 0] for a
+ * timer), worded by verbose_invalid_scalar from the signed bounds: known
+ * here when the kernel's unsigned range is this one and non-negative
+ * (bounds sync makes the signed ones the same). 1 when refused. */
+static int callback_ret_refused(struct walk *w, struct state *s, uint32_t pc)
+{
+	const struct reg *r0 = &s->r[0];
+	uint64_t max = s->cb == BPF_FUNC_timer_set_callback ? 0 : 1;
+	char smax[32] = "";
+
+	if (s->cb != BPF_FUNC_loop && s->cb != BPF_FUNC_for_each_map_elem &&
+	    s->cb != BPF_FUNC_timer_set_callback)
+		return 0;
+	if (r0->t != R_SCALAR || !r0->exact || r0->hi <= max ||
+	    r0->hi > INT64_MAX)
+		return 0;
+	if (r0->hi < INT64_MAX)
+		snprintf(smax, sizeof(smax), " smax=%llu",
+			 (unsigned long long)r0->hi);
+	fault(w, s, pc,
+	      "At callback return the register R0 has smin=%llu%s should "
+	      "have been in [0, %llu]",
+	      (unsigned long long)r0->lo, smax, (unsigned long long)max);
+	return 1;
+}
+
 static int callback_exit_ok(struct walk *w, struct state *s, uint32_t pc)
 {
 	const struct reg *r0 = &s->r[0];
 
 	if (is_ptr(r0))
 		return fault(w, s, pc, "R0 not a scalar value");
+	if (callback_ret_refused(w, s, pc))
+		return -1;
 	/* An async callback's range is [0, 0]. */
 	if (r0->t != R_SCALAR || r0->hi > 1 ||
 	    (s->cb == BPF_FUNC_timer_set_callback && r0->hi)) {
@@ -3603,6 +4072,98 @@ static int func_addr(struct walk *w, struct state *s, uint32_t pc,
 	return 0;
 }
 
+/* The stack a frame of function @f takes in check_max_stack_depth's sum,
+ * rounded as the JIT rounds it (@jit: to 16 bytes) or as the interpreter
+ * does (to 32, at least 1). */
+static uint32_t frame_stack(const struct walk *w, uint32_t f, bool jit)
+{
+	uint32_t d = w->func_depth[f];
+
+	if (jit)
+		return (d + 15u) & ~15u;
+	return ((d ? d : 1) + 31u) & ~31u;
+}
+
+/* Where check_max_stack_depth stopped: its words, and the call that
+ * entered the frame it stopped in. */
+struct chain_stop {
+	char msg[128];
+	uint32_t call;
+};
+
+/* check_max_stack_depth_subprog's walk from function @f, entered as frame
+ * @frame with @dj / @di bytes of the callers' frames (JIT / interpreter
+ * rounding): down every static call in instruction order, stopping at the
+ * first chain past 512 bytes or past MAX_CALL_FRAMES. 1 when both
+ * roundings stop at the same point with the same words (*stop filled),
+ * -1 when this cannot tell (callbacks, global functions, tail calls, the
+ * roundings disagreeing), 0 when the chains fit. */
+static int stack_chain(const struct walk *w, uint32_t f, int frame, uint32_t dj,
+		       uint32_t di, struct chain_stop *stop)
+{
+	const struct hr_prog_func *fn = &w->prog->funcs[f];
+	uint32_t pc;
+	int g, r;
+
+	dj += frame_stack(w, f, true);
+	di += frame_stack(w, f, false);
+	if (dj > MAX_STACK || di > MAX_STACK) {
+		if (dj != di)
+			return -1;
+		snprintf(stop->msg, sizeof(stop->msg),
+			 "combined stack size of %d calls is %u. Too large",
+			 frame + 1, dj);
+		return 1;
+	}
+	for (pc = fn->start; pc < fn->start + fn->cnt; pc++) {
+		const struct hr_insn *in = &w->in[pc];
+
+		if (in->code == (HR_LD | HR_IMM | HR_DW) &&
+		    in->src == HR_PSEUDO_FUNC)
+			return -1;
+		if (in->code != (HR_JMP | HR_CALL))
+			continue;
+		if (in->src != HR_CALL_LOCAL) {
+			if (!in->src && in->imm == BPF_FUNC_tail_call)
+				return -1;
+			continue;
+		}
+		g = func_at(w, (int64_t)pc + 1 + in->imm);
+		if (g < 0 || is_global(w, g))
+			return -1;
+		stop->call = pc;
+		if (frame + 1 >= MAX_FRAMES) {
+			snprintf(stop->msg, sizeof(stop->msg),
+				 "the call stack of %d frames is too deep !",
+				 frame + 1);
+			return 1;
+		}
+		r = stack_chain(w, (uint32_t)g, frame + 1, dj, di, stop);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* The kernel's refusal of the call chains' stacks, after a walk that met
+ * no rejection: an error with no instruction (it comes after do_check).
+ * true when predicted. */
+static bool stack_chain_refused(struct walk *w)
+{
+	struct chain_stop stop = { .call = 0 };
+
+	if (!w->prog->funcs || !w->prog->nfuncs ||
+	    stack_chain(w, 0, 0, 0, 0, &stop) != 1)
+		return false;
+	w->rejected = true;
+	w->res->verdict = HR_CHECK_REJECT;
+	snprintf(w->res->reason, sizeof(w->res->reason), "%s", stop.msg);
+	w->res->insn = (int)stop.call;
+	w->res->log_line_set = w->line_at != NULL;
+	w->res->line_insn = -1;
+	return true;
+}
+
 /* check_max_stack_depth's sum, bounded from above by every function's
  * deepest use (rounded to 32 bytes, the interpreter's granule; the JIT's
  * 16 is finer): past 512 bytes the kernel may refuse the program. */
@@ -3616,7 +4177,9 @@ static void check_stack_sum(struct walk *w)
 			sum += ((w->func_depth[i] ? w->func_depth[i] : 1) +
 				31u) &
 			       ~31u;
-	if (sum > MAX_STACK)
+	if (sum <= MAX_STACK)
+		return;
+	if (!stack_chain_refused(w))
 		set_unknown(w, w->last_pc,
 			    "the calls' stacks together may exceed %d "
 			    "bytes",
@@ -3771,6 +4334,20 @@ static int walk_path(struct walk *w, struct state *s)
 			const struct reg *val = NULL;
 
 			if (HR_MODE(in->code) != HR_MEM) {
+				if (HR_MODE(in->code) == HR_ATOMIC &&
+				    atomic_followed(s, in, size) &&
+				    atomic_refused(&s->r[breg])) {
+					fault(w, s, pc,
+					      "BPF_ATOMIC stores into R%d %s "
+					      "is not allowed",
+					      breg, reg_str(&s->r[breg]));
+					goto end;
+				}
+				if (HR_MODE(in->code) == HR_ATOMIC &&
+				    atomic_followed(s, in, size) &&
+				    atomic_misaligned(w, s, pc, &s->r[breg],
+						      in->off, size))
+					goto end;
 				if (HR_MODE(in->code) == HR_ATOMIC &&
 				    atomic_followed(s, in, size) &&
 				    (s->r[breg].t == R_STACK ||
@@ -4175,10 +4752,12 @@ int hr_check_predict_lines(const struct hr_prog *prog, bool dev_bound,
 		w.off_data = 0;
 		w.off_end = 4;
 		w.off_meta = 8;
+		w.off_sk = -1;
 	} else if (w.tc) {
 		w.off_data = 76;
 		w.off_end = 80;
 		w.off_meta = 140;
+		w.off_sk = 168;
 	} else {
 		res->verdict = HR_CHECK_UNKNOWN;
 		snprintf(res->reason, sizeof(res->reason),

@@ -8,6 +8,7 @@
 #ifndef HR_MAPS_FD_ARRAY_H
 #define HR_MAPS_FD_ARRAY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct hr_map;
@@ -25,6 +26,11 @@ int hr_prog_array_claim(struct hr_map *map, struct hr_prog *prog);
 /* Whether @map may be an inner map of a map-in-map (bpf_map_meta_alloc());
  * 0 or -errno. */
 int hr_map_inner_ok(const struct hr_map *inner);
+
+/* Whether map-in-map @outer's inner map template (its inner_map_meta) has
+ * exactly @in's type, key and value sizes, flags and entries, so that
+ * @in may stand for it (headroom check); false for any other map. */
+bool hr_map_inner_same(const struct hr_map *outer, const struct hr_map *in);
 
 /* The array walk of fd arrays (0 .. max_entries - 1; an absent or
  * out-of-range key restarts at 0). */

@@ -78,6 +78,18 @@ static bool hr_meta_equal(const struct hr_mim_meta *m, const struct hr_map *in)
 	return true;
 }
 
+bool hr_map_inner_same(const struct hr_map *outer, const struct hr_map *in)
+{
+	const struct hr_mim *m;
+
+	if (!hr_is_map_in_map(outer->attr.type) || !outer->priv ||
+	    hr_is_map_in_map(in->attr.type))
+		return false;
+	m = outer->priv;
+	return hr_meta_equal(&m->meta, in) &&
+	       m->meta.max_entries == in->attr.max_entries;
+}
+
 /*
  * fd_array_map_alloc_check() / fd_htab_map_alloc_check(): the value is
  * a 4-byte handle; then the outer type's own checks, run by creating the

@@ -156,9 +156,9 @@ static int check_access(struct ctx_checker *c, uint32_t pc, int32_t base,
 
 	if (HR_MODE(insn->code) == HR_ATOMIC) {
 		snprintf(c->err, c->errsz,
-			 "insn %u: atomic operation on the context is not "
-			 "allowed",
-			 pc);
+			 "insn %u: atomic operation on the context in R%u is "
+			 "not allowed",
+			 pc, (unsigned int)insn->dst);
 		return -EACCES;
 	}
 	if (c->type->ctx_access(c->prog, off, size, write))

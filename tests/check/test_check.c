@@ -28,7 +28,7 @@ static char vdir[4096], bin[4096];
 struct expected {
 	char obj[64], prog[64], verdict[16], insn[16], where[128], reason[256];
 };
-static struct expected expected[256];
+static struct expected expected[512];
 static unsigned int n_expected, n_expected_met, n_line_same;
 
 static void load_expected(void)
@@ -37,7 +37,7 @@ static void load_expected(void)
 	FILE *f = fopen("tests/verifier/EXPECTED", "r");
 
 	CHECK(f != NULL, "tests/verifier/EXPECTED: %s", strerror(errno));
-	while (f && fgets(line, sizeof(line), f) && n_expected < 256) {
+	while (f && fgets(line, sizeof(line), f) && n_expected < 512) {
 		struct expected *e = &expected[n_expected];
 
 		if (line[0] == '#')

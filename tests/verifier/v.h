@@ -21,4 +21,16 @@ extern void bpf_rcu_read_unlock(void) __ksym;
 extern void bpf_preempt_disable(void) __ksym;
 extern void bpf_preempt_enable(void) __ksym;
 
+/* An asm lookup of key 0 (a u32 at fp-4) in the map operand %[m]; R0
+ * the value or NULL. */
+#define LOOKUP_KEY0               \
+	"r1 = 0;"                 \
+	"*(u32 *)(r10 - 4) = r1;" \
+	"r2 = r10;"               \
+	"r2 += -4;"               \
+	"r1 = %[m] ll;"           \
+	"call %[lookup];"
+#define LOOKUP_OPERANDS(map) \
+	[m] "i"(&(map)), [lookup] "i"(BPF_FUNC_map_lookup_elem)
+
 #endif

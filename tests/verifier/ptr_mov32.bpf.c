@@ -1,0 +1,30 @@
+/* A packet pointer kept in a 32-bit variable: the copy is a number. */
+#include "v.h"
+
+SEC("xdp") NAKED int bad_ptr_mov32(void)
+{
+	asm volatile("r2 = *(u32 *)(r1 + 0);"
+		     "r3 = *(u32 *)(r1 + 4);"
+		     "r4 = r2;"
+		     "r4 += 1;"
+		     "if r4 > r3 goto 1f;"
+		     "w2 = w2;"
+		     "r0 = *(u8 *)(r2 + 0);"
+		     "1: r0 = 2;"
+		     "exit;" ::
+			     : "memory");
+}
+
+SEC("xdp") NAKED int ok_ptr_mov32(void)
+{
+	asm volatile("r2 = *(u32 *)(r1 + 0);"
+		     "r3 = *(u32 *)(r1 + 4);"
+		     "r4 = r2;"
+		     "r4 += 1;"
+		     "if r4 > r3 goto 1f;"
+		     "r2 = r2;"
+		     "r0 = *(u8 *)(r2 + 0);"
+		     "1: r0 = 2;"
+		     "exit;" ::
+			     : "memory");
+}
