@@ -41,6 +41,7 @@ const struct hr_kfunc *const hr_common_kfuncs[] = {
 	&hr_kfunc_strcspn,
 	&hr_kfunc_strstr,
 	&hr_kfunc_strnstr,
+	&hr_kfunc_throw,
 	NULL, /* one a line: clang-format would pack the list */
 };
 

@@ -141,7 +141,7 @@ const struct hr_offer hr_kfunc_offer[] = {
 	{ .name = "bpf_task_work_schedule_signal_impl",
 	  .types = X | T,
 	  .why = WHY_TASK },
-	{ .name = "bpf_throw", .types = X | T, .why = WHY_TODO },
+	{ .name = "bpf_throw", .types = X | T },
 	{ .name = "bpf_wq_init", .types = X | T, .why = WHY_WQ },
 	{ .name = "bpf_wq_set_callback_impl", .types = X | T, .why = WHY_WQ },
 	{ .name = "bpf_wq_start", .types = X | T, .why = WHY_WQ },

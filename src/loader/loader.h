@@ -142,6 +142,9 @@ void hr_ld_map_timer(struct hr_loader *ld, struct hr_map *map);
 /* timer_use.c: 0, or the error when @prog calls a timer helper and no
  * map of the object can hold a bpf_timer (the kernel's refusal). */
 int hr_ld_check_timer_use(struct hr_loader *ld, const struct hr_prog *prog);
+/* exception_cb.c: refuses a program with an exception callback of its
+ * own (bpf_throw runs with the default one); 0 or -EOPNOTSUPP. */
+int hr_ld_check_exception_cb(struct hr_loader *ld, const struct hr_prog *prog);
 
 /* object_maps.c: creates every map of the object (legacy, BTF, global data). */
 int hr_ld_create_maps(struct hr_loader *ld);

@@ -748,7 +748,9 @@ uint64_t hr_interp_callback(struct hr_run *run, uint32_t pc,
 	memcpy(&regs[1], args, 5 * sizeof(args[0]));
 	run->depth = depth + 1;
 	regs[10] = hr_stack_hi(run) - (uint64_t)run->depth * HR_STACK_SIZE;
+	run->in_callback++;
 	r0 = exec(run, pc, regs, 0, 0, depth + 1);
+	run->in_callback--;
 	run->depth = depth;
 	run->vm = vm;
 	run->pc = at;

@@ -175,6 +175,9 @@ struct hr_run {
 	/* Set by a helper that ends the run normally with r0 = its result
 	 * (the conformance suite's "unwind" helper). */
 	bool unwind;
+	/* Callbacks (hr_interp_callback) running now, nested: what the
+	 * verifier refuses inside one (bpf_throw) ends the run there. */
+	uint8_t in_callback;
 	/* The program type's state (xdp_buff, skb ...), for helpers. */
 	void *priv;
 	/* XDP: the packet's RX hints when its device gives them in the

@@ -509,6 +509,10 @@ static void test_malformed(void)
 	expect_error(path, -EOPNOTSUPP,
 		     "map 'socks': map type BPF_MAP_TYPE_SOCKMAP not "
 		     "supported");
+	/* bpf_throw runs with the default exception callback only. */
+	snprintf(path, sizeof(path), "%s/loader_exception_cb.o", t_progs_dir());
+	expect_error(path, -EOPNOTSUPP,
+		     "program 'xdp_own_cb': exception callback 'handler'");
 }
 
 /* The same source for each -mcpu clang 14 knows loads and runs alike. */
