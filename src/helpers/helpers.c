@@ -42,6 +42,7 @@ const struct hr_kfunc *const hr_common_kfuncs[] = {
 	&hr_kfunc_strstr,
 	&hr_kfunc_strnstr,
 	&hr_kfunc_throw,
+	&hr_kfunc_trap,
 	NULL, /* one a line: clang-format would pack the list */
 };
 

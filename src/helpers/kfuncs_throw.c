@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
+ * __bpf_trap (kernel/bpf/helpers.c, 6.16), what clang emits for
+ * __builtin_trap: the verifier refuses a program that can reach it
+ * ("unexpected __bpf_trap() due to uninitialized variable?"); one that
+ * reaches it here ends as at an invalid instruction.
+ *
  * bpf_throw (kernel/bpf/helpers.c, Linux 6.7) with the default exception
  * callback: the program ends at once, every bpf-to-bpf frame unwound,
  * and returns the cookie (the verifier's hidden callback moves r1 to r0;
@@ -28,3 +33,12 @@ static uint64_t throw_fn(uint64_t cookie, uint64_t r2, uint64_t r3, uint64_t r4,
 }
 
 HR_KFUNC(throw, throw_fn);
+
+static uint64_t trap_fn(uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4,
+			uint64_t r5, struct hr_run *run)
+{
+	hr_run_abort(run, HR_ABORT_BAD_INSN, 0);
+	return 0;
+}
+
+const struct hr_kfunc hr_kfunc_trap = { .name = "__bpf_trap", .fn = trap_fn };

@@ -16,7 +16,7 @@
 #define T HR_OFFER_TC
 
 const struct hr_offer hr_kfunc_offer[] = {
-	{ .name = "__bpf_trap", .types = X | T, .why = WHY_TODO },
+	{ .name = "__bpf_trap", .types = X | T },
 	{ .name = "bpf_cast_to_kern_ctx", .types = X | T, .why = WHY_KCTX },
 	{ .name = "bpf_cgroup_acquire", .types = X | T, .why = WHY_CGROUP },
 	{ .name = "bpf_cgroup_ancestor", .types = X | T, .why = WHY_CGROUP },

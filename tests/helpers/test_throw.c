@@ -6,7 +6,8 @@
  * cookie 0..3, under every engine: the run returns the cookie, nothing
  * after the throw runs (the packet and the count say so), and the kernel
  * gives the same verdict, packet and map. A throw inside a callback,
- * which the verifier refuses, ends the run (xdp_throw_cb.bpf.c).
+ * which the verifier refuses, ends the run (xdp_throw_cb.bpf.c), and so
+ * does reaching __bpf_trap (xdp_trap.bpf.c).
  */
 #include <string.h>
 
@@ -56,6 +57,23 @@ static void in_callback(void)
 	      r.retval);
 }
 
+/* __bpf_trap, which the kernel refuses reachable: the path that does
+ * not reach it runs, the one that does ends the run. */
+static void trap(void)
+{
+	uint8_t pkt[64] = { 0 };
+	struct oracle_case c = { .obj = "xdp_trap.o",
+				 .data = pkt,
+				 .size = sizeof(pkt) };
+	struct oracle_result r;
+
+	CHECK(oracle_run_headroom(orc, &c, &r) == 0 && r.retval == XDP_PASS,
+	      "__bpf_trap not reached: retval %u", r.retval);
+	pkt[0] = 1;
+	CHECK(oracle_run_headroom(orc, &c, &r) == 0 && r.retval == XDP_ABORTED,
+	      "__bpf_trap reached: retval %u", r.retval);
+}
+
 int main(void)
 {
 	static const int engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT,
@@ -72,6 +90,7 @@ int main(void)
 			for (cookie = 0; cookie < 4; cookie++)
 				one(where, cookie);
 		in_callback();
+		trap();
 	}
 	oracle_free(orc);
 	if (!kernel) {
