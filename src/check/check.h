@@ -74,6 +74,10 @@ void hr_check_set_line_prog(const char *path, const struct hr_prog *prog,
 int hr_check_kernel(const char *path, const char *name, bool dev_bound,
 		    struct hr_check_result *res, char **log);
 
+/* What libbpf warned last in this thread's hr_check_kernel() ("" for
+ * nothing): why it could not even open or load an object. */
+const char *hr_check_kernel_libbpf_error(void);
+
 /* A refusal @err of headroom's loader read as the kernel's verdict where
  * their rules are the same (context fields, r10, helper ids); otherwise
  * unknown. @xdp: the program is XDP (else tc). */

@@ -30,9 +30,21 @@
 #define LOG_SIZE (1u << 22)
 #define XDP_DEV_BOUND_ONLY (1u << 6)
 
+/* libbpf's last warning, for a load that failed before the verifier. */
+static __thread char libbpf_said[256];
+
 static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
+	if (level == LIBBPF_WARN) {
+		vsnprintf(libbpf_said, sizeof(libbpf_said), fmt, ap);
+		libbpf_said[strcspn(libbpf_said, "\n")] = 0;
+	}
 	return 0;
+}
+
+const char *hr_check_kernel_libbpf_error(void)
+{
+	return libbpf_said;
 }
 
 /* "12: (71) r1 = ..." -> 12; -1 when @l is not an instruction line. */
@@ -206,6 +218,7 @@ static int load_one(const char *path, const char *name, int ifindex,
 	log = calloc(1, LOG_SIZE);
 	if (!log)
 		return -ENOMEM;
+	libbpf_said[0] = 0;
 	libbpf_set_print(quiet);
 	obj = bpf_object__open_file(path, NULL);
 	if (!obj) {

@@ -173,7 +173,10 @@ static int check_one(const char *path, const char *name,
 		else if (co->kernel)
 			json_object_object_add(
 				o, "kernel_error",
-				json_object_new_string(strerror(-kerr)));
+				json_object_new_string(
+					hr_check_kernel_libbpf_error()[0] ?
+						hr_check_kernel_libbpf_error() :
+						strerror(-kerr)));
 		printf("%s\n", json_object_to_json_string_ext(
 				       o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
@@ -187,7 +190,11 @@ static int check_one(const char *path, const char *name,
 			src_text(path, name, prog, kr.insn, src, sizeof(src));
 			print_text("  kernel: ", &kr, NULL);
 		} else if (co->kernel) {
-			printf("  kernel: no verdict: %s\n", strerror(-kerr));
+			const char *lb = hr_check_kernel_libbpf_error();
+
+			/* libbpf's own words already say "libbpf: ". */
+			printf("  kernel: no verdict: %s\n",
+			       lb[0] ? lb : strerror(-kerr));
 		}
 	}
 	if (pr.verdict == HR_CHECK_REJECT)
@@ -196,6 +203,40 @@ static int check_one(const char *path, const char *name,
 		*worst = EXIT_UNKNOWN;
 	hr_object_close(obj);
 	return 0;
+}
+
+/* Whether program @name in section @sec is the one @sel asks for. */
+static bool selected(const char *sel, const char *name, const char *sec)
+{
+	return !sel || !strcmp(sel, name) || !strcmp(sel, sec);
+}
+
+/* Each program of @path as headroom's loader lists them. */
+static int check_own_list(const char *path, const char *sel,
+			  const struct check_opts *co, int *n, int *worst)
+{
+	char err[512] = "";
+	HR_OPTS(hr_object_open_opts, oo, .errbuf = err,
+		.errbuf_sz = sizeof(err), .force_type = co->type);
+	struct hr_object *obj = NULL;
+	unsigned int i;
+	int ret = 0;
+
+	if (hr_object_open(path, &oo, &obj)) {
+		fprintf(stderr, "headroom check: %s: not a BPF object: %s\n",
+			path, err[0] ? err : "it does not open");
+		return HR_EXIT_LOAD;
+	}
+	for (i = 0; i < hr_object_prog_count(obj) && !ret; i++) {
+		const struct hr_prog *p = hr_object_prog(obj, i);
+
+		if (!selected(sel, hr_prog_name(p), hr_prog_section(p)))
+			continue;
+		(*n)++;
+		ret = check_one(path, hr_prog_name(p), co, worst);
+	}
+	hr_object_close(obj);
+	return ret;
 }
 
 static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -269,28 +310,27 @@ int hr_cmd_check(int argc, char **argv)
 		free(path);
 		return HR_EXIT_LOAD;
 	}
-	/* The program list as libbpf sees it (no privilege needed to open). */
+	/* The program list as libbpf sees it (no privilege needed to open),
+	 * else as headroom's loader does: a libbpf older than the object
+	 * (an extern it cannot resolve, say) need not stop the check. */
 	libbpf_set_print(quiet);
 	bo = bpf_object__open_file(path, NULL);
-	if (!bo) {
-		fprintf(stderr, "headroom check: %s: not a BPF object: %s\n",
-			path, strerror(errno));
-		free(path);
-		return HR_EXIT_LOAD;
+	if (bo) {
+		bpf_object__for_each_program(p, bo)
+		{
+			if (!selected(sel, bpf_program__name(p),
+				      bpf_program__section_name(p)))
+				continue;
+			n++;
+			ret = check_one(path, bpf_program__name(p), &co,
+					&worst);
+			if (ret)
+				break;
+		}
+		bpf_object__close(bo);
+	} else {
+		ret = check_own_list(path, sel, &co, &n, &worst);
 	}
-	bpf_object__for_each_program(p, bo)
-	{
-		const char *name = bpf_program__name(p);
-
-		if (sel && strcmp(sel, name) &&
-		    strcmp(sel, bpf_program__section_name(p)))
-			continue;
-		n++;
-		ret = check_one(path, name, &co, &worst);
-		if (ret)
-			break;
-	}
-	bpf_object__close(bo);
 	if (!ret && !n) {
 		fprintf(stderr, "headroom check: %s: no program '%s'\n", path,
 			sel ? sel : "(any)");

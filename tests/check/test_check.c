@@ -302,6 +302,21 @@ static void check_cli(void)
 		 bin, vdir);
 	CHECK(t_run_cmd(cmd, out, sizeof(out)) != 0 && strstr(out, "no_such"),
 	      "an unknown program is named: %s", out);
+	/* An object this libbpf cannot open (an extern without BTF): the
+	 * programs come from headroom's loader, the kernel side says why. */
+	snprintf(cmd, sizeof(cmd), "%s check --json %s/xdp_trap.o 2>&1", bin,
+		 t_progs_dir());
+	CHECK(t_run_cmd(cmd, out, sizeof(out)) == 6 &&
+		      strstr(out, "\"program\":\"xdp_trap\""),
+	      "xdp_trap.o checked through headroom's loader: %s", out);
+	if (have_kernel) {
+		snprintf(cmd, sizeof(cmd),
+			 "%s check --kernel %s/xdp_trap.o 2>&1", bin,
+			 t_progs_dir());
+		t_run_cmd(cmd, out, sizeof(out));
+		CHECK(strstr(out, "kernel: no verdict: libbpf: ") != NULL,
+		      "libbpf's refusal is named: %s", out);
+	}
 }
 
 int main(void)

@@ -94,6 +94,13 @@ static const struct {
 	  "a conntrack entry read past its end and released wrongly, on "
 	  "purpose (the verifier refuses them); tests/helpers/test_ct.c "
 	  "checks that each run ends" },
+	{ "xdp_throw_cb.o",
+	  "bpf_throw from a bpf_loop callback, on purpose (the verifier "
+	  "refuses it); tests/helpers/test_throw.c checks that the run ends" },
+	{ "xdp_trap.o",
+	  "__bpf_trap on a path the packet picks, on purpose (the verifier "
+	  "refuses a reachable one); tests/helpers/test_throw.c checks both "
+	  "paths" },
 };
 
 static char klog[1 << 16];
