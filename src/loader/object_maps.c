@@ -437,13 +437,11 @@ static int fill_values(struct hr_loader *ld, const struct hr_ld_values *v)
 			"map '%s': initial 'values' need a map-in-map "
 			"or prog-array, not type %u",
 			v->map->name, t);
-	if (v->map->attr.key_size != 4 || v->map->attr.value_size != 4)
-		return hr_ld_error(
-			ld, -EINVAL,
-			"map '%s': initial 'values' need 4-byte keys "
-			"and values (key %u, value %u)",
-			v->map->name, v->map->attr.key_size,
-			v->map->attr.value_size);
+	if (v->map->attr.value_size != 4)
+		return hr_ld_error(ld, -EINVAL,
+				   "map '%s': initial 'values' need 4-byte "
+				   "values (value %u)",
+				   v->map->name, v->map->attr.value_size);
 	for (r = 0; r < s->nrels; r++) {
 		const struct hr_ld_rel *rel = &s->rels[r];
 		struct hr_map *in;
@@ -451,6 +449,14 @@ static int fill_values(struct hr_loader *ld, const struct hr_ld_values *v)
 		if (rel->off < v->off ||
 		    rel->off >= v->off + (uint64_t)slots * 8)
 			continue;
+		/* libbpf asks a hash of maps for 4-byte keys only when a
+		 * slot is filled: Katran's declares 'values' with a struct
+		 * key and fills none. */
+		if (v->map->attr.key_size != 4)
+			return hr_ld_error(ld, -EINVAL,
+					   "map '%s': initial 'values' need "
+					   "4-byte keys (key %u)",
+					   v->map->name, v->map->attr.key_size);
 		i = (uint32_t)((rel->off - v->off) / 8);
 		in = rel->sym < ld->nsyms ?
 			     hr_ld_map_at(ld, v->sec,

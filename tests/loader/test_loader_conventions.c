@@ -358,6 +358,8 @@ static void test_mim(void)
 	CHECK(ret == 0, "mim: %d %s", ret, err);
 	if (ret)
 		return;
+	CHECK(hr_object_find_map(obj, "by_struct"),
+	      "mim: the unfilled hash of maps keyed by a struct");
 	for (i = 0; i < sizeof(slots); i++)
 		h[i] = run(obj, NULL, slots[i]);
 	CHECK(h[0] == XDP_PASS && h[1] == XDP_DROP && h[2] == XDP_TX &&
