@@ -26,9 +26,27 @@ if [ ! -s "$inc/vmlinux.h" ] && command -v bpftool >/dev/null 2>&1; then
 fi
 # xdp-tools asks for <bpf/vmlinux.h>; the kernel's own samples for
 # <uapi/linux/...>, which the installed UAPI headers are.
-[ -s "$inc/vmlinux.h" ] && mkdir -p "$inc/bpf" &&
-	ln -sf ../vmlinux.h "$inc/bpf/vmlinux.h"
+[ -s "$inc/vmlinux.h" ] && mkdir -p "$inc/bpf/vmlinux" &&
+	ln -sf ../vmlinux.h "$inc/bpf/vmlinux.h" &&
+	ln -sf ../../vmlinux.h "$inc/bpf/vmlinux/vmlinux.h"
 [ -e "$inc/uapi" ] || ln -s /usr/include "$inc/uapi"
+# The repository's root (Katran includes from there), a headers/ beside
+# the program's directory (cilium/ebpf's examples) and libbpf's headers
+# by their bare names ("bpf_endian.h"), last so that a repository's own
+# win. The HAVE_LIBBPF_ defines are what a configure script (xdp-tools')
+# finds in any libbpf since 1.0, which declares those helpers itself.
+build() {
+	_f=$1
+	_src=$2
+	_o=$3
+	shift 3
+	clang -O2 -g -target bpf -D__TARGET_ARCH_x86 \
+		-DHAVE_LIBBPF_BPF_PROGRAM__TYPE -DHAVE_LIBBPF_BPF_PROGRAM__FLAGS \
+		-I"$(dirname "$_f")" -I"$_src/headers" -I"$_src/headers/bpf" \
+		-I"$_src/include" -I"$_src/lib" -I"$_src/lib/util" \
+		-I"$(dirname "$_f")/../headers" -I"$_src" -I"$inc" -I"$arch_inc" \
+		-idirafter /usr/include/bpf "$@" -c "$_f" -o "$_o" 2>/dev/null
+}
 built=0
 failed=0
 # The sections libbpf gives an XDP or tc program type.
@@ -48,16 +66,11 @@ for src in "$@"; do
 	for f in $(sources "$src"); do
 		rel=${f#"$src"/}
 		name=$(echo "$repo/$rel" | sed 's#/#__#g; s#\.c$#.o#')
-		d=$(dirname "$f")
-		# Then the repository's root (Katran includes from there), a
-		# headers/ beside the program's directory (cilium/ebpf's
-		# examples) and libbpf's headers by their bare names
-		# ("bpf_endian.h"), last so that a repository's own win.
-		if clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -I"$d" \
-			-I"$src/headers" -I"$src/headers/bpf" -I"$src/include" \
-			-I"$src/lib" -I"$src/lib/util" -I"$d/../headers" \
-			-I"$src" -I"$inc" -I"$arch_inc" -idirafter /usr/include/bpf \
-			-c "$f" -o "$out/$name" 2>/dev/null; then
+		# A failure is tried once more with <stdbool.h>: xdp-tools
+		# builds as C2x, where bool needs no header (and vmlinux.h's
+		# own typedef of bool forbids it for the rest).
+		if build "$f" "$src" "$out/$name" ||
+			build "$f" "$src" "$out/$name" -include stdbool.h; then
 			built=$((built + 1))
 		else
 			failed=$((failed + 1))
