@@ -30,7 +30,8 @@ fi
 	ln -sf ../vmlinux.h "$inc/bpf/vmlinux.h" &&
 	ln -sf ../../vmlinux.h "$inc/bpf/vmlinux/vmlinux.h"
 [ -e "$inc/uapi" ] || ln -s /usr/include "$inc/uapi"
-# The repository's root (Katran includes from there), a headers/ beside
+# The repository's root and its src/ (Katran and XDP-Firewall include
+# from there), a headers/ beside
 # the program's directory (cilium/ebpf's examples) and libbpf's headers
 # by their bare names ("bpf_endian.h"), last so that a repository's own
 # win. The HAVE_LIBBPF_ defines are what a configure script (xdp-tools')
@@ -44,13 +45,15 @@ build() {
 		-DHAVE_LIBBPF_BPF_PROGRAM__TYPE -DHAVE_LIBBPF_BPF_PROGRAM__FLAGS \
 		-I"$(dirname "$_f")" -I"$_src/headers" -I"$_src/headers/bpf" \
 		-I"$_src/include" -I"$_src/lib" -I"$_src/lib/util" \
-		-I"$(dirname "$_f")/../headers" -I"$_src" -I"$inc" -I"$arch_inc" \
+		-I"$(dirname "$_f")/../headers" -I"$_src" -I"$_src/src" \
+		-I"$inc" -I"$arch_inc" \
 		-idirafter /usr/include/bpf "$@" -c "$_f" -o "$_o" 2>/dev/null
 }
 built=0
 failed=0
-# The sections libbpf gives an XDP or tc program type.
-sec_re='SEC\("(xdp|tc|tcx|classifier|action|netkit)[/"_.]'
+# The sections libbpf gives an XDP or tc program type, named with
+# libbpf's SEC() or the bare attribute (the prevail verifier's samples).
+sec_re='(SEC|section)\("(xdp|tc|tcx|classifier|action|netkit)[/"_.]'
 sources() {
 	{
 		find "$1" \( -name '*kern*.c' -o -name '*.bpf.c' \) \
