@@ -664,6 +664,8 @@ static int load(struct hr_loader *ld, Elf *elf)
 		ret = hr_ld_error(ld, -ENOMEM, "out of memory");
 	if (!ret)
 		ret = load_progs(ld);
+	if (!ret)
+		ret = hr_ld_fill_prog_arrays(ld);
 	if (!ret && ld->insp)
 		hr_ld_insp_object(ld);
 	return ret;
