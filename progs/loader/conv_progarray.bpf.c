@@ -32,6 +32,23 @@ struct {
 	.values = { [0] = (void *)&tail_pass, [2] = (void *)&tail_tx },
 };
 
+/* A program headroom does not run, in an array of its own: the kernel
+ * fills the slot, headroom leaves it empty and still loads the rest. */
+SEC("kprobe/do_nothing")
+int probe_slot(void *ctx)
+{
+	return 0;
+}
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, int(void *));
+} probes SEC(".maps") = {
+	.values = { [0] = (void *)&probe_slot },
+};
+
 /* Slot = first packet byte; DROP when the slot is empty. */
 SEC("xdp")
 int conv_progarray(struct xdp_md *ctx)

@@ -458,6 +458,14 @@ static struct hr_prog *values_prog(const struct hr_loader *ld,
 	return NULL;
 }
 
+/* Whether @rel names a function of a section headroom skips. */
+static bool skipped_sym(const struct hr_loader *ld, const struct hr_ld_rel *rel)
+{
+	uint32_t sec = rel->sym < ld->nsyms ? ld->syms[rel->sym].shndx : 0;
+
+	return sec && sec < ld->nsecs && ld->secs[sec].kind == HR_SEC_SKIPPED;
+}
+
 /* The handle slot @i of @v's map takes: the map or the program its
  * relocation @rel names, or -EINVAL. */
 static int values_fd(struct hr_loader *ld, const struct hr_ld_values *v,
@@ -468,9 +476,9 @@ static int values_fd(struct hr_loader *ld, const struct hr_ld_values *v,
 
 	if (v->map->attr.type == HR_MAP_PROG_ARRAY) {
 		p = values_prog(ld, rel);
-		/* A program left out (only_prog) or refused (inspect) leaves
-		 * its slot empty. */
-		if (!p && (ld->only_prog || ld->insp))
+		/* A program left out (only_prog), refused (inspect) or of a
+		 * type headroom does not run leaves its slot empty. */
+		if (!p && (ld->only_prog || ld->insp || skipped_sym(ld, rel)))
 			return -ENOENT;
 		if (!p)
 			return hr_ld_error(ld, -EINVAL,
