@@ -3,7 +3,7 @@
  * Socket lookups as the XDP synproxy and tc load balancers write them: a
  * tuple from the test's cb[] (tc) or the packet (XDP), looked up as TCP,
  * TCP request/listener (skc) and UDP, each found socket checked for a
- * syncookie and released. The return value encodes which lookups found a
+ * syncookie and released, and in tc assigned to the packet. The return value encodes which lookups found a
  * socket, so an empty socket table shows as 0 in the kernel and in
  * headroom alike.
  */
@@ -42,6 +42,21 @@ static __always_inline int probe(void *ctx, struct bpf_sock_tuple *t,
 	return found;
 }
 
+/* tc alone may steer the packet to a socket it found (tproxy's way). */
+static __always_inline int assign(struct __sk_buff *skb,
+				  struct bpf_sock_tuple *t, __u32 size,
+				  __u64 netns, __u64 flags)
+{
+	struct bpf_sock *sk = bpf_skc_lookup_tcp(skb, t, size, netns, flags);
+	int found = 0;
+
+	if (sk) {
+		found = bpf_sk_assign(skb, sk, 0) == 0 ? 32 : 64;
+		bpf_sk_release(sk);
+	}
+	return found;
+}
+
 SEC("tc")
 int tc_sock_lookup(struct __sk_buff *skb)
 {
@@ -58,7 +73,8 @@ int tc_sock_lookup(struct __sk_buff *skb)
 	t.ipv4.daddr = skb->cb[1];
 	t.ipv4.sport = 0x3930;
 	t.ipv4.dport = 0x5000;
-	return probe(skb, &t, size, netns, skb->cb[3], data + 14, data + 34);
+	return probe(skb, &t, size, netns, skb->cb[3], data + 14, data + 34) |
+	       assign(skb, &t, size, netns, skb->cb[3]);
 }
 
 SEC("xdp")

@@ -21,6 +21,21 @@ struct {
 	.values = { [0] = &inner_a, [2] = &inner_b },
 };
 
+/* Declared with 'values' but none filled: libbpf asks 4-byte keys only
+ * of a hash of maps whose slots it fills (Katran's vip_to_down_reals_map
+ * keys by a struct). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH_OF_MAPS);
+	__uint(max_entries, 4);
+	__type(
+		key, struct {
+			__u32 addr[4];
+			__u16 port;
+			__u8 proto;
+		});
+	__array(values, struct inner);
+} by_struct SEC(".maps");
+
 /* Slot = first packet byte; returns the slot's inner value, or DROP. */
 SEC("xdp")
 int conv_mim(struct xdp_md *ctx)

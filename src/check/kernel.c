@@ -113,6 +113,13 @@ static void parse_log(const char *log, struct hr_check_result *res)
 	copy_line(res->reason, sizeof(res->reason), l);
 }
 
+/* Whether the log ends with the verifier's summary right after the last
+ * instruction: no error line, so the verifier accepted the program. */
+static bool verifier_passed(const struct hr_check_result *res)
+{
+	return !strncmp(res->reason, "processed ", 10);
+}
+
 /* res->file and res->line from @l (nothing when NULL). */
 static void put_line(const struct hr_line *l, struct hr_check_result *res)
 {
@@ -262,6 +269,13 @@ static int load_one(const char *path, const char *name, int ifindex,
 		 * scrolled away is looked up. */
 		if (!res->line && res->insn >= 0)
 			kernel_set_line(path, name, res);
+	}
+	if (res->verdict == HR_CHECK_REJECT && verifier_passed(res)) {
+		/* The verifier took it; libbpf failed after (a program
+		 * array's initial values naming a program left out). */
+		memset(res, 0, sizeof(*res));
+		res->verdict = HR_CHECK_ACCEPT;
+		res->insn = -1;
 	}
 	bpf_object__close(obj);
 	if (logp)

@@ -155,6 +155,7 @@ extern const struct hr_helper hr_helper_sk_release; /* 86 */
 extern const struct hr_helper hr_helper_skc_lookup_tcp; /* 99 */
 extern const struct hr_helper hr_helper_tcp_check_syncookie; /* 100 */
 extern const struct hr_helper hr_helper_tcp_gen_syncookie; /* 110 */
+extern const struct hr_helper hr_helper_sk_assign; /* 124, tc only */
 /* The skb's timestamp and its clock (helpers_skb_tstamp.c). */
 extern const struct hr_helper hr_helper_skb_set_tstamp; /* 192 */
 /* SYN cookies without a socket (helpers_syncookie.c). */

@@ -2,11 +2,11 @@
 /*
  * The socket lookups of XDP and tc programs (net/core/filter.c's
  * bpf_sk_lookup_tcp, bpf_sk_lookup_udp, bpf_skc_lookup_tcp and their XDP
- * twins) with bpf_sk_release, bpf_tcp_check_syncookie and
- * bpf_tcp_gen_syncookie, over headroom's socket table, which holds no
+ * twins) with bpf_sk_release, bpf_tcp_check_syncookie,
+ * bpf_tcp_gen_syncookie and tc's bpf_sk_assign, over headroom's socket table, which holds no
  * socket: every lookup answers NULL, as the kernel's does in a network
  * namespace where nothing listens or is connected. The verifier lets the
- * other three be called only with a socket a lookup returned, so no run
+ * other four be called only with a socket a lookup returned, so no run
  * reaches them; one that does (a forged pointer) is stopped.
  */
 #include <stdint.h>
@@ -64,5 +64,13 @@ const struct hr_helper hr_helper_tcp_check_syncookie = {
 const struct hr_helper hr_helper_tcp_gen_syncookie = {
 	.id = 110,
 	.name = "bpf_tcp_gen_syncookie",
+	.fn = no_socket,
+};
+
+/* ARG_PTR_TO_BTF_ID_SOCK_COMMON, never NULL: a tc packet carries no
+ * socket here either, so only a lookup's result could be passed. */
+const struct hr_helper hr_helper_sk_assign = {
+	.id = 124,
+	.name = "bpf_sk_assign",
 	.fn = no_socket,
 };

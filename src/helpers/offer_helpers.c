@@ -99,7 +99,7 @@ const struct hr_offer hr_helper_offer[] = {
 	{ .id = 120, .types = X | T },
 	{ .id = 122, .types = T, .why = WHY_NETNS },
 	{ .id = 123, .types = X | T, .why = WHY_CGROUP },
-	{ .id = 124, .types = T, .why = WHY_SOCK },
+	{ .id = 124, .types = T },
 	{ .id = 125, .types = X | T },
 	{ .id = 130, .types = X | T },
 	{ .id = 131, .types = X | T },

@@ -394,6 +394,16 @@ static int check_rels(struct hr_loader *ld)
 	return 0;
 }
 
+/*
+ * DWARF's relocations, which libbpf never reads (ignore_elf_section) and
+ * an older clang writes with instruction types (R_BPF_INSN_DISP32) whose
+ * width the debug data does not follow: the kernel loads such objects.
+ */
+static bool ignored_rels(const char *name)
+{
+	return !strncmp(name, ".rel.debug_", 11);
+}
+
 static int read_elf(struct hr_loader *ld, Elf *elf)
 {
 	size_t n, shstrndx, i;
@@ -428,7 +438,7 @@ static int read_elf(struct hr_loader *ld, Elf *elf)
 					   "section '%s': RELA relocations "
 					   "not supported",
 					   ld->secs[i].name);
-		if (sh.sh_type != SHT_REL)
+		if (sh.sh_type != SHT_REL || ignored_rels(ld->secs[i].name))
 			continue;
 		ret = read_rels(ld, scn, &sh);
 		if (ret)
@@ -656,6 +666,8 @@ static int load(struct hr_loader *ld, Elf *elf)
 		ret = hr_ld_error(ld, -ENOMEM, "out of memory");
 	if (!ret)
 		ret = load_progs(ld);
+	if (!ret)
+		ret = hr_ld_fill_prog_arrays(ld);
 	if (!ret && ld->insp)
 		hr_ld_insp_object(ld);
 	return ret;

@@ -148,6 +148,9 @@ int hr_ld_check_exception_cb(struct hr_loader *ld, const struct hr_prog *prog);
 
 /* object_maps.c: creates every map of the object (legacy, BTF, global data). */
 int hr_ld_create_maps(struct hr_loader *ld);
+/* The initial values of program arrays (__array(values, int (void *))),
+ * once the programs they name are loaded, as libbpf fills them. */
+int hr_ld_fill_prog_arrays(struct hr_loader *ld);
 
 /* The map defined at byte @off of section @sec, or NULL. */
 struct hr_map *hr_ld_map_at(const struct hr_loader *ld, uint32_t sec,

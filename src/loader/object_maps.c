@@ -17,6 +17,7 @@
 #include "loader/loader.h"
 #include "maps/map.h"
 #include "maps/map_registry.h"
+#include "progs/prog_registry.h"
 
 #define OBJ_NAME_LEN 16 /* BPF_OBJ_NAME_LEN */
 
@@ -388,6 +389,21 @@ static int inner_template(struct hr_loader *ld, const char *map,
 	return ret ? create_error(ld, name, &in.attr, ret) : 0;
 }
 
+/* A program array's values are programs: `int (*values[])(void *)`,
+ * whose target libbpf wants a function prototype. */
+static int prog_values(struct hr_loader *ld, const char *map,
+		       const struct btf_def *d)
+{
+	const struct btf_type *t = btf__type_by_id(ld->btf, d->inner_type);
+
+	if (!t || !btf_is_func_proto(t))
+		return hr_ld_error(ld, -EINVAL,
+				   "map '%s': prog-array value def is not a "
+				   "function prototype",
+				   map);
+	return 0;
+}
+
 /* The offset of map @name in section @sec, from its symbol. */
 static int map_sym_off(const struct hr_loader *ld, uint32_t sec,
 		       const char *name, uint64_t *off)
@@ -419,7 +435,70 @@ static int add_values(struct hr_loader *ld, uint32_t sec, uint64_t off,
 	return 0;
 }
 
-/* Each relocation in a values array stores the map it names. */
+/* The program a relocation of a program array's values names: a program
+ * (not a subprogram) starting at the symbol, as libbpf insists. */
+static struct hr_prog *values_prog(const struct hr_loader *ld,
+				   const struct hr_ld_rel *rel)
+{
+	const struct hr_ld_sym *sym;
+	unsigned int i;
+
+	if (rel->sym >= ld->nsyms)
+		return NULL;
+	sym = &ld->syms[rel->sym];
+	if (sym->type != STT_FUNC || sym->shndx >= ld->nsecs)
+		return NULL;
+	for (i = 0; i < ld->obj->nprogs; i++) {
+		struct hr_prog *p = ld->obj->progs[i];
+
+		if (!strcmp(p->name, sym->name) &&
+		    !strcmp(p->sec, ld->secs[sym->shndx].name))
+			return p;
+	}
+	return NULL;
+}
+
+/* Whether @rel names a function of a section headroom skips. */
+static bool skipped_sym(const struct hr_loader *ld, const struct hr_ld_rel *rel)
+{
+	uint32_t sec = rel->sym < ld->nsyms ? ld->syms[rel->sym].shndx : 0;
+
+	return sec && sec < ld->nsecs && ld->secs[sec].kind == HR_SEC_SKIPPED;
+}
+
+/* The handle slot @i of @v's map takes: the map or the program its
+ * relocation @rel names, or -EINVAL. */
+static int values_fd(struct hr_loader *ld, const struct hr_ld_values *v,
+		     const struct hr_ld_rel *rel, uint32_t i)
+{
+	struct hr_map *in;
+	struct hr_prog *p;
+
+	if (v->map->attr.type == HR_MAP_PROG_ARRAY) {
+		p = values_prog(ld, rel);
+		/* A program left out (only_prog), refused (inspect) or of a
+		 * type headroom does not run leaves its slot empty. */
+		if (!p && (ld->only_prog || ld->insp || skipped_sym(ld, rel)))
+			return -ENOENT;
+		if (!p)
+			return hr_ld_error(ld, -EINVAL,
+					   "map '%s': values[%u] is not an "
+					   "entry-point program",
+					   v->map->name, i);
+		return hr_prog_fd(p);
+	}
+	in = rel->sym < ld->nsyms ?
+		     hr_ld_map_at(ld, v->sec, ld->syms[rel->sym].value) :
+		     NULL;
+	if (!in)
+		return hr_ld_error(ld, -EINVAL,
+				   "map '%s': values[%u] is not a map",
+				   v->map->name, i);
+	return hr_map_fd(in);
+}
+
+/* Each relocation in a values array stores the map or program it
+ * names. */
 static int fill_values(struct hr_loader *ld, const struct hr_ld_values *v)
 {
 	const struct hr_ld_sec *s = &ld->secs[v->sec];
@@ -437,30 +516,31 @@ static int fill_values(struct hr_loader *ld, const struct hr_ld_values *v)
 			"map '%s': initial 'values' need a map-in-map "
 			"or prog-array, not type %u",
 			v->map->name, t);
-	if (v->map->attr.key_size != 4 || v->map->attr.value_size != 4)
-		return hr_ld_error(
-			ld, -EINVAL,
-			"map '%s': initial 'values' need 4-byte keys "
-			"and values (key %u, value %u)",
-			v->map->name, v->map->attr.key_size,
-			v->map->attr.value_size);
+	if (v->map->attr.value_size != 4)
+		return hr_ld_error(ld, -EINVAL,
+				   "map '%s': initial 'values' need 4-byte "
+				   "values (value %u)",
+				   v->map->name, v->map->attr.value_size);
 	for (r = 0; r < s->nrels; r++) {
 		const struct hr_ld_rel *rel = &s->rels[r];
-		struct hr_map *in;
 
 		if (rel->off < v->off ||
 		    rel->off >= v->off + (uint64_t)slots * 8)
 			continue;
-		i = (uint32_t)((rel->off - v->off) / 8);
-		in = rel->sym < ld->nsyms ?
-			     hr_ld_map_at(ld, v->sec,
-					  ld->syms[rel->sym].value) :
-			     NULL;
-		if (!in)
+		/* libbpf asks a hash of maps for 4-byte keys only when a
+		 * slot is filled: Katran's declares 'values' with a struct
+		 * key and fills none. */
+		if (v->map->attr.key_size != 4)
 			return hr_ld_error(ld, -EINVAL,
-					   "map '%s': values[%u] is not a map",
-					   v->map->name, i);
-		fd = hr_map_fd(in);
+					   "map '%s': initial 'values' need "
+					   "4-byte keys (key %u)",
+					   v->map->name, v->map->attr.key_size);
+		i = (uint32_t)((rel->off - v->off) / 8);
+		fd = values_fd(ld, v, rel, i);
+		if (fd == -ENOENT)
+			continue;
+		if (fd == -EINVAL)
+			return fd;
 		ret = fd < 0 ?
 			      fd :
 			      v->map->ops->update_user(v->map, &i, &fd, HR_ANY);
@@ -468,7 +548,8 @@ static int fill_values(struct hr_loader *ld, const struct hr_ld_values *v)
 			return hr_ld_error(ld, ret,
 					   "map '%s': cannot store '%s' in "
 					   "values[%u]: %s",
-					   v->map->name, in->name, i,
+					   v->map->name,
+					   ld->syms[rel->sym].name, i,
 					   strerror(-ret));
 	}
 	return 0;
@@ -500,10 +581,14 @@ static int btf_map(struct hr_loader *ld, uint32_t sec,
 	if (!ret)
 		ret = size_map(ld, &d.attr);
 	if (!ret && d.has_values) {
-		/* Values are map handles (libbpf sets the size so). */
+		/* Values are map or program handles (libbpf sets the size
+		 * so). */
 		if (!d.attr.value_size)
 			d.attr.value_size = 4;
-		ret = inner_template(ld, name, &d, &inner);
+		if (d.attr.type == HR_MAP_PROG_ARRAY)
+			ret = prog_values(ld, name, &d);
+		else
+			ret = inner_template(ld, name, &d, &inner);
 		d.attr.inner_map = inner;
 	}
 	if (ret)
@@ -651,13 +736,26 @@ int hr_ld_create_maps(struct hr_loader *ld)
 	for (i = 1; i < ld->nsecs && !ret; i++)
 		if (ld->secs[i].kind == HR_SEC_MAPS)
 			ret = btf_maps(ld, i);
+	/* A program array's wait for the programs (hr_ld_fill_prog_arrays). */
 	for (i = 0; i < ld->nvalues && !ret; i++)
-		ret = fill_values(ld, &ld->values[i]);
+		if (ld->values[i].map->attr.type != HR_MAP_PROG_ARRAY)
+			ret = fill_values(ld, &ld->values[i]);
 	for (i = 1; i < ld->nsecs && !ret; i++) {
 		enum hr_ld_kind k = ld->secs[i].kind;
 
 		if (k == HR_SEC_DATA || k == HR_SEC_RODATA || k == HR_SEC_BSS)
 			ret = data_map(ld, i);
 	}
+	return ret;
+}
+
+int hr_ld_fill_prog_arrays(struct hr_loader *ld)
+{
+	uint32_t i;
+	int ret = 0;
+
+	for (i = 0; i < ld->nvalues && !ret; i++)
+		if (ld->values[i].map->attr.type == HR_MAP_PROG_ARRAY)
+			ret = fill_values(ld, &ld->values[i]);
 	return ret;
 }

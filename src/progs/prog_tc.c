@@ -85,6 +85,7 @@ static const struct hr_helper *const tc_helpers[] = {
 	&hr_helper_skc_lookup_tcp,
 	&hr_helper_tcp_check_syncookie,
 	&hr_helper_tcp_gen_syncookie,
+	&hr_helper_sk_assign,
 	&hr_helper_skb_load_bytes_relative,
 	&hr_helper_skb_set_tstamp,
 	&hr_helper_tcp_raw_gen_syncookie_ipv4,

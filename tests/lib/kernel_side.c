@@ -264,6 +264,24 @@ static int kload_print(enum libbpf_print_level level, const char *fmt,
 	return 0;
 }
 
+static unsigned int kload_zero_size;
+
+void t_kload_size_zero_maps(unsigned int n)
+{
+	kload_zero_size = n;
+}
+
+bool t_sized_by_user(const struct bpf_map *m)
+{
+	enum bpf_map_type t = bpf_map__type(m);
+
+	/* libbpf sizes a perf event array itself; a ring buffer's size is
+	 * pages, not entries. */
+	return bpf_map__max_entries(m) == 0 &&
+	       t != BPF_MAP_TYPE_PERF_EVENT_ARRAY &&
+	       t != BPF_MAP_TYPE_RINGBUF && t != BPF_MAP_TYPE_USER_RINGBUF;
+}
+
 /* @path with only program @prog (NULL: all but those in @skip, a list of
  * "name," entries) loaded; 0 or the load's -errno. */
 static int kload_some(const char *path, const char *prog, const char *skip,
@@ -271,11 +289,17 @@ static int kload_some(const char *path, const char *prog, const char *skip,
 {
 	struct bpf_object *o = bpf_object__open_file(path, NULL);
 	struct bpf_program *p;
+	struct bpf_map *m;
 	char key[160];
 	int err;
 
 	if (!o)
 		return -errno;
+	bpf_object__for_each_map(m, o)
+	{
+		if (kload_zero_size && t_sized_by_user(m))
+			bpf_map__set_max_entries(m, kload_zero_size);
+	}
 	bpf_object__for_each_program(p, o)
 	{
 		snprintf(key, sizeof(key), "%s,", bpf_program__name(p));

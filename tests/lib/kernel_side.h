@@ -15,6 +15,7 @@
 #include <net/if.h>
 
 struct bpf_object;
+struct bpf_map;
 
 /* $BUILD/progs/@name opened and loaded by libbpf; NULL after a failed
  * check. */
@@ -56,6 +57,16 @@ bool t_host_refusal_line(const char *line);
  */
 struct bpf_object *t_kload(const char *name, char *left_out, size_t sz,
 			   int *err);
+
+/*
+ * Maps an object leaves for its user space to size (max_entries 0, as
+ * xdp-tools' xdp-bench declares its per-CPU counters) get @n entries in
+ * every t_kload() from now on (0: none, the kernel then refuses them).
+ */
+void t_kload_size_zero_maps(unsigned int n);
+/* Whether @m is such a map (not a perf event array, which libbpf sizes,
+ * nor a ring buffer). */
+bool t_sized_by_user(const struct bpf_map *m);
 
 /* The fd of program or map @name of @o, or -1. */
 int t_kprog(struct bpf_object *o, const char *name);

@@ -56,6 +56,8 @@ struct oracle {
 	unsigned int printed;
 	unsigned int print_limit;
 	int engine;
+	/* Entries for the maps objects leave to user space to size. */
+	unsigned int zero_size;
 	bool headroom_only;
 	struct oracle_result kres;
 	struct oracle_result hres;
@@ -101,6 +103,11 @@ void oracle_set_print_limit(struct oracle *o, unsigned int n)
 	o->print_limit = n;
 }
 
+void oracle_size_zero_maps(struct oracle *o, unsigned int n)
+{
+	o->zero_size = n;
+}
+
 static struct oracle_obj *get_obj(struct oracle *o, const char *name)
 {
 	struct oracle_obj *ob;
@@ -123,12 +130,14 @@ static void obj_path(const char *name, char *path, size_t sz)
 
 /* The programs the host refuses for its kfunc restriction are left out
  * (kernel_side.h); the others still load and are compared. */
-static int kernel_open(struct oracle_obj *ob)
+static int kernel_open(struct oracle *o, struct oracle_obj *ob)
 {
 	if (ob->kopened)
 		return ob->kerr;
 	ob->kopened = true;
+	t_kload_size_zero_maps(o->zero_size);
 	ob->kobj = t_kload(ob->name, ob->kleft, sizeof(ob->kleft), &ob->kerr);
+	t_kload_size_zero_maps(0);
 	if (ob->kobj && ob->kleft[0])
 		fprintf(stderr, "oracle: kernel: %s: left out %s: %s\n",
 			ob->name, ob->kleft, t_host_note());
@@ -149,8 +158,42 @@ static bool left_out(const struct oracle_obj *ob, const char *prog)
 	return false;
 }
 
-static int headroom_open(struct oracle_obj *ob)
+#define ORACLE_MAX_SIZED 64
+
+/* The maps of @path the kernel side sizes (t_kload_size_zero_maps), as
+ * headroom's "name=N" map sizes: into @list, their text in @buf. */
+static size_t zero_sized(const char *path, unsigned int n, char *buf, size_t sz,
+			 const char **list)
 {
+	struct bpf_object *o;
+	struct bpf_map *m;
+	size_t cnt = 0, used = 0;
+	int w;
+
+	if (!n)
+		return 0;
+	o = bpf_object__open_file(path, NULL);
+	if (!o)
+		return 0;
+	bpf_object__for_each_map(m, o)
+	{
+		if (!t_sized_by_user(m) || cnt == ORACLE_MAX_SIZED)
+			continue;
+		w = snprintf(buf + used, sz - used, "%s=%u", bpf_map__name(m),
+			     n);
+		if (w < 0 || (size_t)w >= sz - used)
+			break;
+		list[cnt++] = buf + used;
+		used += (size_t)w + 1;
+	}
+	bpf_object__close(o);
+	return cnt;
+}
+
+static int headroom_open(struct oracle *o, struct oracle_obj *ob)
+{
+	static char sizes[ORACLE_MAX_SIZED * 64];
+	const char *list[ORACLE_MAX_SIZED];
 	char path[4096];
 	HR_OPTS(hr_object_open_opts, opts, .errbuf = ob->herrbuf,
 		.errbuf_sz = sizeof(ob->herrbuf));
@@ -163,6 +206,9 @@ static int headroom_open(struct oracle_obj *ob)
 		return ob->herr;
 	}
 	obj_path(ob->name, path, sizeof(path));
+	opts.map_sizes = list;
+	opts.map_sizes_cnt =
+		zero_sized(path, o->zero_size, sizes, sizeof(sizes), list);
 	ob->herr = hr_object_open(path, &opts, &ob->hobj);
 	if (ob->herr) {
 		fprintf(stderr, "oracle: headroom: open %s: %s (%s)\n", path,
@@ -176,7 +222,7 @@ struct bpf_object *oracle_kernel_object(struct oracle *o, const char *obj)
 {
 	struct oracle_obj *ob = get_obj(o, obj);
 
-	if (!ob || kernel_open(ob))
+	if (!ob || kernel_open(o, ob))
 		return NULL;
 	return ob->kobj;
 }
@@ -185,7 +231,7 @@ const char *oracle_kernel_left_out(struct oracle *o, const char *obj)
 {
 	struct oracle_obj *ob = get_obj(o, obj);
 
-	if (!ob || kernel_open(ob))
+	if (!ob || kernel_open(o, ob))
 		return "";
 	return ob->kleft;
 }
@@ -194,7 +240,7 @@ struct hr_object *oracle_headroom_object(struct oracle *o, const char *obj)
 {
 	struct oracle_obj *ob = get_obj(o, obj);
 
-	if (!ob || headroom_open(ob))
+	if (!ob || headroom_open(o, ob))
 		return NULL;
 	return ob->hobj;
 }
@@ -300,7 +346,7 @@ int oracle_run_kernel(struct oracle *o, const struct oracle_case *c,
 	prepare_io(c, res, &io);
 	if (!ob)
 		return -ENOMEM;
-	err = kernel_open(ob);
+	err = kernel_open(o, ob);
 	if (err)
 		return err;
 	prog = kernel_prog(ob->kobj, c->prog);
@@ -327,7 +373,7 @@ int oracle_run_headroom(struct oracle *o, const struct oracle_case *c,
 	prepare_io(c, res, &io);
 	if (!ob)
 		return -ENOMEM;
-	err = headroom_open(ob);
+	err = headroom_open(o, ob);
 	if (err)
 		return err;
 	prog = hr_object_find_prog(ob->hobj, c->prog);

@@ -339,14 +339,41 @@ out:
 	hr_object_close(c);
 }
 
+/* The kernel answers as headroom did (@h) for each first packet byte of
+ * @slots, running program @prog of build/progs/@obj. */
+static void kernel_slots(const char *obj, const char *prog,
+			 const uint8_t *slots, const long *h, size_t n)
+{
+	struct bpf_program *p;
+	struct bpf_object *k;
+	char path[512];
+	size_t i;
+	int ret;
+
+	if (!t_have_kernel(NULL, 0))
+		return;
+	snprintf(path, sizeof(path), "%s/%s", t_progs_dir(), obj);
+	k = bpf_object__open_file(path, NULL);
+	CHECK(k && !bpf_object__load(k), "kernel load %s", obj);
+	p = k ? bpf_object__find_program_by_name(k, prog) : NULL;
+	for (i = 0; p && i < n; i++) {
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt,
+			    .data_size_in = sizeof(pkt), .repeat = 1);
+
+		pkt[0] = slots[i];
+		ret = bpf_prog_test_run_opts(bpf_program__fd(p), &o);
+		CHECK(!ret && (long)o.retval == h[i],
+		      "%s slot %u: kernel %u headroom %ld", obj, slots[i],
+		      o.retval, h[i]);
+	}
+	bpf_object__close(k);
+}
+
 static void test_mim(void)
 {
 	static const uint8_t slots[] = { 0, 1, 2, 3, 9, 0, 2 };
 	struct hr_object *obj = NULL;
 	long h[sizeof(slots)];
-	struct bpf_program *p;
-	struct bpf_object *k;
-	char path[512];
 	size_t i;
 	int ret;
 
@@ -358,29 +385,39 @@ static void test_mim(void)
 	CHECK(ret == 0, "mim: %d %s", ret, err);
 	if (ret)
 		return;
+	CHECK(hr_object_find_map(obj, "by_struct"),
+	      "mim: the unfilled hash of maps keyed by a struct");
 	for (i = 0; i < sizeof(slots); i++)
 		h[i] = run(obj, NULL, slots[i]);
 	CHECK(h[0] == XDP_PASS && h[1] == XDP_DROP && h[2] == XDP_TX &&
 		      h[4] == XDP_DROP,
 	      "mim verdicts %ld %ld %ld %ld", h[0], h[1], h[2], h[4]);
 	hr_object_close(obj);
-	if (!t_have_kernel(NULL, 0))
-		return;
-	snprintf(path, sizeof(path), "%s/conv_mim.o", t_progs_dir());
-	k = bpf_object__open_file(path, NULL);
-	CHECK(k && !bpf_object__load(k), "kernel load conv_mim");
-	p = k ? bpf_object__find_program_by_name(k, "conv_mim") : NULL;
-	for (i = 0; p && i < sizeof(slots); i++) {
-		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt,
-			    .data_size_in = sizeof(pkt), .repeat = 1);
+	kernel_slots("conv_mim.o", "conv_mim", slots, h, sizeof(slots));
+}
 
-		pkt[0] = slots[i];
-		ret = bpf_prog_test_run_opts(bpf_program__fd(p), &o);
-		CHECK(!ret && (long)o.retval == h[i],
-		      "slot %u: kernel %u headroom %ld", slots[i], o.retval,
-		      h[i]);
-	}
-	bpf_object__close(k);
+/* A program array's initial values are programs, filled once loaded. */
+static void test_progarray(void)
+{
+	static const uint8_t slots[] = { 0, 1, 2, 3, 9 };
+	struct hr_object *obj = NULL;
+	long h[sizeof(slots)];
+	size_t i;
+	int ret;
+
+	ret = OPEN("conv_progarray.o", &obj);
+	CHECK(ret == 0, "progarray: %d %s", ret, err);
+	if (ret)
+		return;
+	for (i = 0; i < sizeof(slots); i++)
+		h[i] = run(obj, "conv_progarray", slots[i]);
+	CHECK(h[0] == XDP_PASS && h[1] == XDP_DROP && h[2] == XDP_TX &&
+		      h[3] == XDP_DROP && h[4] == XDP_DROP,
+	      "progarray verdicts %ld %ld %ld %ld %ld", h[0], h[1], h[2], h[3],
+	      h[4]);
+	hr_object_close(obj);
+	kernel_slots("conv_progarray.o", "conv_progarray", slots, h,
+		     sizeof(slots));
 }
 
 /* Runs @cmd through the shell; its stdout into @buf. */
@@ -449,6 +486,7 @@ int main(void)
 	test_size0();
 	test_pin();
 	test_mim();
+	test_progarray();
 	test_inspect_json();
 	return t_done();
 }

@@ -123,6 +123,8 @@ static void run_obj(const char *path, struct tally *t)
 		return;
 	}
 	oracle_set_print_limit(o, 2);
+	/* xdp-bench's per-CPU counters, sized by its loader to the CPUs. */
+	oracle_size_zero_maps(o, (unsigned int)libbpf_num_possible_cpus());
 	if (!oracle_kernel_object(o, path)) {
 		fprintf(stderr,
 			"corpus: %s: the kernel refuses it: not compared\n",
