@@ -1749,6 +1749,14 @@ static int proto_ctx(struct walk *w, struct state *s, uint32_t pc, int regno)
 			     regno, r->off);
 	if (r->t == R_SCALAR)
 		return fault(w, s, pc, "R%d type=scalar expected=ctx", regno);
+	/* check_reg_type, with reg_type_str's names for the pointer types
+	 * this model knows exactly (a packet pointer meets the packet
+	 * access rule first, which depends on the helper). */
+	if (r->t == R_MAP_PTR || r->t == R_STACK || r->t == R_PKT_END)
+		return fault(w, s, pc, "R%d type=%s expected=ctx", regno,
+			     r->t == R_MAP_PTR ? "map_ptr" :
+			     r->t == R_STACK   ? "fp" :
+						 "pkt_end");
 	set_unknown(w, pc, "a context argument this check does not follow");
 	return -1;
 }
@@ -2783,8 +2791,9 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 	case BPF_FUNC_xdp_adjust_head:
 	case BPF_FUNC_xdp_adjust_meta:
 	case BPF_FUNC_xdp_adjust_tail:
-		if (s->r[1].t != R_CTX || s->r[1].off ||
-		    s->r[2].t != R_SCALAR) {
+		if (proto_ctx(w, s, pc, 1))
+			return -1;
+		if (s->r[2].t != R_SCALAR) {
 			set_unknown(w, pc, "%s arguments", helper_name(id));
 			return -1;
 		}
