@@ -416,6 +416,14 @@ static double k_live(int prog_fd, int ifindex)
 		       count);
 }
 
+/* A kernel figure of K_REFUSED: the live-frames run that sends the
+ * packets did not run (this host's kernel refuses it: EPERM), so what
+ * was counted is not the pipeline's rate. */
+#define K_REFUSED (-1.0)
+#define K_REFUSED_WHY                                                        \
+	"no kernel figure: the live-frames test run that sends its packets " \
+	"failed"
+
 static double k_drop(struct pipeline *p)
 {
 	struct bpf_object *v =
@@ -426,7 +434,7 @@ static double k_drop(struct pipeline *p)
 		return 0;
 	t = k_live(t_kprog_fd(v, NULL), 1);
 	bpf_object__close(v);
-	return t > 0 ? (double)count / t / 1e6 : 0;
+	return t > 0 ? (double)count / t / 1e6 : K_REFUSED;
 }
 
 /* Delivered on the remote CPU: the cpumap program counts there. The
@@ -453,7 +461,10 @@ static double k_cpumap(struct pipeline *p)
 		return 0;
 	}
 	t0 = t_now_s();
-	k_live(t_kprog_fd(cm, "bench_cpu_rx"), 1);
+	if (k_live(t_kprog_fd(cm, "bench_cpu_rx"), 1) <= 0) {
+		bpf_object__close(cm);
+		return K_REFUSED;
+	}
 	do {
 		last = n;
 		t = t_now_s();
@@ -569,7 +580,10 @@ static void k_veth_child(const char *ns, enum k_veth_kind kind, uint32_t flows,
 		goto out;
 	drops0 = k_backlog_drops(K_RPS_CPU);
 	t0 = t_now_s();
-	k_live(t_kprog_fd(inj, NULL), ia);
+	if (k_live(t_kprog_fd(inj, NULL), ia) <= 0) {
+		res.mpps = K_REFUSED;
+		goto out;
+	}
 	/* Until the NAPIs (and the stack) have drained. */
 	do {
 		last = done;
@@ -690,7 +704,9 @@ static double k_rps(struct pipeline *p)
 	}
 	res = k_veth_run(KV_RPS, p->flows);
 	p->k_drop_share = res.drop_share;
-	if (res.mpps <= 0)
+	if (res.mpps == K_REFUSED)
+		p->k_skip = K_REFUSED_WHY;
+	else if (res.mpps <= 0)
 		p->k_skip = "the netns with rps_cpus on hrbB could not be "
 			    "set up, or its run failed";
 	else if (res.remote_share < 0.9)
@@ -1005,6 +1021,8 @@ int main(int argc, char **argv)
 			p->k_drop_share = -1;
 			if (kernel && p->k)
 				p->k_mpps[r] = p->k(p);
+			if (kernel && p->k && p->k_mpps[r] == K_REFUSED)
+				p->k_skip = K_REFUSED_WHY;
 			p->k_dropped[r] = p->k_drop_share;
 			p->n = r + 1;
 		}
