@@ -1404,6 +1404,10 @@ static void sync_copies(struct state *s, const struct reg *r)
 		}
 }
 
+/* A packet pointer's range after a comparison found it past data_end
+ * (the kernel's mark_pkt_end): at it (>=) or beyond it (>). */
+enum { AT_PKT_END = -1, BEYOND_PKT_END = -2 };
+
 /* The proven range after "pkt op end" (or "meta op data"):
  * find_good_pkt_pointers on every pointer with @p's id. A strict
  * comparison (@open) proves one byte less than the pointer's offset. */
@@ -1429,14 +1433,18 @@ static void good_pkt(struct state *s, const struct reg *p, bool open)
 }
 
 /* A comparison of a packet pointer with its end; 0 when handled (the
- * branches' states filled), 1 when it is no such comparison. Like the
- * kernel (is_pkt_ptr_branch_taken), both ways are walked. */
+ * branches' states filled, or *known the one way the kernel walks), 1
+ * when it is no such comparison. As the kernel's try_match_pkt_pointers,
+ * the branch where the pointer is past the end marks that register (not
+ * its copies) at or beyond it; only such a mark decides a later
+ * comparison (is_pkt_ptr_branch_taken), never a proven range. */
 static int pkt_cmp(struct state *fall, struct state *jump, int op, int dreg,
 		   int sreg, int *known)
 {
 	struct reg *d = &fall->r[dreg], *sr = &fall->r[sreg];
-	bool end_right;
+	bool end_right, with_end;
 	struct reg p;
+	int preg;
 
 	*known = -1;
 	if (d->t == R_PKT && sr->t == R_PKT_END)
@@ -1450,6 +1458,8 @@ static int pkt_cmp(struct state *fall, struct state *jump, int op, int dreg,
 	else
 		return 1;
 	p = end_right ? *d : *sr;
+	preg = end_right ? dreg : sreg;
+	with_end = p.t == R_PKT && (end_right ? sr : d)->t == R_PKT_END;
 	/* Normalize to "p OP end". */
 	if (!end_right) {
 		switch (op) {
@@ -1467,18 +1477,38 @@ static int pkt_cmp(struct state *fall, struct state *jump, int op, int dreg,
 			break;
 		}
 	}
+	if (with_end && p.range < 0) {
+		/* is_pkt_ptr_branch_taken: a pointer known past (or at)
+		 * the end decides the branch, and only that way is walked. */
+		if ((op == HR_JGT || op == HR_JLE) && p.range == BEYOND_PKT_END)
+			*known = op == HR_JGT;
+		else if (op == HR_JGT || op == HR_JLE)
+			*known = -1;
+		else if (op == HR_JGE || op == HR_JLT)
+			*known = op == HR_JGE;
+		if (*known >= 0)
+			return 0;
+	}
 	switch (op) {
 	case HR_JGT: /* p > end: fall-through p <= end */
 		good_pkt(fall, &p, false);
+		if (with_end) /* mark_pkt_end on the other branch */
+			jump->r[preg].range = BEYOND_PKT_END;
 		break;
 	case HR_JLE: /* p <= end: taken */
 		good_pkt(jump, &p, false);
+		if (with_end)
+			fall->r[preg].range = BEYOND_PKT_END;
 		break;
 	case HR_JGE: /* p >= end: fall-through p < end */
 		good_pkt(fall, &p, true);
+		if (with_end)
+			jump->r[preg].range = AT_PKT_END;
 		break;
 	case HR_JLT: /* p < end: taken */
 		good_pkt(jump, &p, true);
+		if (with_end)
+			fall->r[preg].range = AT_PKT_END;
 		break;
 	default:
 		/* == or != of packet pointers: nothing proven. */
