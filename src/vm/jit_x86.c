@@ -1098,17 +1098,11 @@ static bool const_load(struct jit *j, uint32_t pc, const struct hr_insn *insn)
 	return true;
 }
 
-static void emit_ldx(struct jit *j, uint32_t pc, const struct hr_insn *insn)
+/* x86 register @dst = the @size bytes at @base + @disp, zero- or (@sx)
+ * sign-extended. */
+static void emit_load(struct jit *j, int size, bool sx, int dst, int base,
+		      int32_t disp)
 {
-	int size = hr_size_bytes(insn->code), dst = bpf2x[insn->dst], base;
-	bool sx = HR_MODE(insn->code) == HR_MEMSX;
-	int32_t disp;
-
-	if (const_load(j, pc, insn))
-		return;
-
-	mem_check(j, pc, insn->src, insn->off, size, false, false, &base,
-		  &disp);
 	switch (size) {
 	case 1:
 		op_rm(j, sx, false, sx ? 0x0fbe : 0x0fb6, 2, dst, base, disp);
@@ -1126,6 +1120,19 @@ static void emit_ldx(struct jit *j, uint32_t pc, const struct hr_insn *insn)
 		op_rm(j, true, false, 0x8b, 1, dst, base, disp);
 		break;
 	}
+}
+
+static void emit_ldx(struct jit *j, uint32_t pc, const struct hr_insn *insn)
+{
+	int size = hr_size_bytes(insn->code), base;
+	int32_t disp;
+
+	if (const_load(j, pc, insn))
+		return;
+	mem_check(j, pc, insn->src, insn->off, size, false, false, &base,
+		  &disp);
+	emit_load(j, size, HR_MODE(insn->code) == HR_MEMSX, bpf2x[insn->dst],
+		  base, disp);
 }
 
 static void emit_store(struct jit *j, uint32_t pc, const struct hr_insn *insn)
@@ -1374,17 +1381,6 @@ static struct hr_map *own_map_lookup(const struct jit *j, uint32_t pc)
 	return jb_own_map(j->vm, r1->a);
 }
 
-/*
- * bpf_map_lookup_elem on an ARRAY or PERCPU_ARRAY map named by an ld_imm64
- * constant, with the key on this frame's stack: hr_run_map() accepts the
- * map (it is one of the program's object, which every run of the program
- * is given) and hr_run_mem() the key (the stack rule), so the helper's
- * answer is array.c's: base + cpu * block + key * slot, or NULL when
- * key >= max_entries or (per-CPU) run->cpu >= the map's CPUs. The values
- * do not move (preallocated), so base, slot and block are asked of the
- * map's own lookup once, here, as the kernel's array_map_gen_lookup and
- * percpu_array_map_gen_lookup emit them.
- */
 /* @reg *= @by (0 < @by <= INT32_MAX): a shift for a power of two. */
 static void scale(struct jit *j, int reg, int64_t by)
 {
@@ -1397,6 +1393,17 @@ static void scale(struct jit *j, int reg, int64_t by)
 	emit4(j, (uint32_t)by);
 }
 
+/*
+ * bpf_map_lookup_elem on an ARRAY or PERCPU_ARRAY map named by an ld_imm64
+ * constant, with the key on this frame's stack: hr_run_map() accepts the
+ * map (it is one of the program's object, which every run of the program
+ * is given) and hr_run_mem() the key (the stack rule), so the helper's
+ * answer is array.c's: base + cpu * block + key * slot, or NULL when
+ * key >= max_entries or (per-CPU) run->cpu >= the map's CPUs. The values
+ * do not move (preallocated), so base, slot and block are asked of the
+ * map's own lookup once, here, as the kernel's array_map_gen_lookup and
+ * percpu_array_map_gen_lookup emit them.
+ */
 static bool inline_array_lookup(struct jit *j, uint32_t pc)
 {
 	struct hr_map *map = own_map_lookup(j, pc);
@@ -2736,7 +2743,7 @@ static bool fuse_u16_load(struct jit *j, uint32_t pc)
 	    !check_elided(j, pc + 2, b, in[2].off, 1, false, false) ||
 	    !check_elided(j, pc, b, in[2].off, 2, false, false))
 		return false;
-	op_rm(j, false, false, 0x0fb7, 2, bpf2x[a], bpf2x[b], in[2].off);
+	emit_load(j, 2, false, bpf2x[a], bpf2x[b], in[2].off);
 	return true;
 }
 
@@ -2793,20 +2800,7 @@ static bool fuse_add_load(struct jit *j, uint32_t pc)
 	    !is_simm32(disp) || (y != x && (live_out(j, pc + 1) & (1u << x))) ||
 	    !check_elided(j, pc + 1, x, in[1].off, size, false, false))
 		return false;
-	switch (size) {
-	case 1:
-		op_rm(j, false, false, 0x0fb6, 2, bpf2x[y], bpf2x[x],
-		      (int32_t)disp);
-		break;
-	case 2:
-		op_rm(j, false, false, 0x0fb7, 2, bpf2x[y], bpf2x[x],
-		      (int32_t)disp);
-		break;
-	default:
-		op_rm(j, size == 8, false, 0x8b, 1, bpf2x[y], bpf2x[x],
-		      (int32_t)disp);
-		break;
-	}
+	emit_load(j, size, false, bpf2x[y], bpf2x[x], (int32_t)disp);
 	return true;
 }
 
