@@ -2735,9 +2735,8 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 					   .id = ++w->next_id,
 					   .map = m,
 					   .vsize = m->attr.value_size,
-					   .rdonly = dev || m->rdonly_prog ||
-						     (m->attr.map_flags &
-						      BPF_F_RDONLY_PROG) };
+					   .rdonly = dev ||
+						     hr_map_prog_rdonly(m) };
 			/* The inner map's template stands for whichever
 			 * map the slot holds (inner_map_meta). */
 			if (map_of_maps(m))
@@ -3949,8 +3948,7 @@ static struct reg value_reg(const struct hr_map *m)
 		.exact = true,
 		.map = m,
 		.vsize = m->attr.value_size,
-		.rdonly = m->rdonly_prog ||
-			  (m->attr.map_flags & BPF_F_RDONLY_PROG),
+		.rdonly = hr_map_prog_rdonly(m),
 	};
 }
 
@@ -4346,9 +4344,8 @@ static int walk_path(struct walk *w, struct state *s)
 							.vsize =
 								m->attr.value_size,
 							.rdonly =
-								m->rdonly_prog ||
-								(m->attr.map_flags &
-								 BPF_F_RDONLY_PROG),
+								hr_map_prog_rdonly(
+									m),
 						};
 						break;
 					}

@@ -53,7 +53,7 @@ static uint64_t hr_map_push_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 		return 0;
 	if (!map->ops->push)
 		return hr_err(-EINVAL);
-	if (map->rdonly_prog || (map->attr.map_flags & HR_F_RDONLY_PROG))
+	if (hr_map_prog_rdonly(map))
 		return hr_err(-EPERM);
 	return hr_err(map->ops->push(map, value, r3));
 }

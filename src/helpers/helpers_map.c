@@ -63,7 +63,7 @@ static uint64_t hr_map_update_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 	if (!value)
 		return 0;
 	/* The verifier refuses this; at run time it is a permission error. */
-	if (map->rdonly_prog || (map->attr.map_flags & HR_F_RDONLY_PROG))
+	if (hr_map_prog_rdonly(map))
 		return (uint64_t)(int64_t)-EPERM;
 	if (!map->ops->update)
 		return (uint64_t)(int64_t)-EOPNOTSUPP;
@@ -81,7 +81,7 @@ static uint64_t hr_map_delete_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 
 	if (!map)
 		return 0;
-	if (map->rdonly_prog || (map->attr.map_flags & HR_F_RDONLY_PROG))
+	if (hr_map_prog_rdonly(map))
 		return (uint64_t)(int64_t)-EPERM;
 	if (!map->ops->delete)
 		return (uint64_t)(int64_t)-EOPNOTSUPP;

@@ -167,8 +167,7 @@ static int add_map_regions(struct hr_object *obj, struct hr_map *map,
 	for (i = 0; i < n; i++) {
 		struct hr_region *r = &obj->regions[obj->nregions + i];
 
-		if (map->rdonly_prog ||
-		    (map->attr.map_flags & HR_F_RDONLY_PROG))
+		if (hr_map_prog_rdonly(map))
 			r->flags &= ~HR_REGION_WRITE;
 		r->map = map;
 	}

@@ -269,7 +269,7 @@ uint32_t hr_map_region_flags(const struct hr_map *map)
 {
 	uint32_t flags = HR_REGION_READ | HR_REGION_WRITE;
 
-	if (map->rdonly_prog || (map->attr.map_flags & HR_F_RDONLY_PROG))
+	if (hr_map_prog_rdonly(map))
 		flags &= ~HR_REGION_WRITE;
 	if (map->attr.map_flags & HR_F_WRONLY_PROG)
 		flags &= ~HR_REGION_READ;

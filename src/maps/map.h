@@ -167,6 +167,13 @@ struct hr_map {
 	struct hr_map_timers *timers;
 };
 
+/* Whether programs may not write @map's values (.rodata,
+ * BPF_F_RDONLY_PROG). */
+static inline bool hr_map_prog_rdonly(const struct hr_map *map)
+{
+	return map->rdonly_prog || (map->attr.map_flags & HR_F_RDONLY_PROG);
+}
+
 /*
  * Each map type's ops, named after the kernel's type: BPF_MAP_TYPE_DEVMAP
  * is hr_map_ops_devmap, defined in that type's src/maps file. map.c refers

@@ -1021,11 +1021,6 @@ struct hr_map *jb_own_map(const struct hr_vm_prog *vm, uint64_t ptr)
  * the address the loader wrote stays inside it; .rodata is read-only to
  * programs (HR_F_RDONLY_PROG), as the region rules say.
  */
-static bool map_rdonly(const struct hr_map *map)
-{
-	return map->rdonly_prog || (map->attr.map_flags & HR_F_RDONLY_PROG);
-}
-
 static struct jb_reg global_value(const struct hr_vm_prog *vm, uint64_t addr)
 {
 	const struct hr_object *obj = vm->prog ? vm->prog->obj : NULL;
@@ -1045,7 +1040,7 @@ static struct jb_reg global_value(const struct hr_vm_prog *vm, uint64_t addr)
 			continue;
 		if (size > PKT_LIMIT)
 			return unknown;
-		if (!map_rdonly(map))
+		if (!hr_map_prog_rdonly(map))
 			return (struct jb_reg){ JB_VALUE, size | JB_VALUE_RW,
 						addr - v, 0 };
 		if (map->frozen)
