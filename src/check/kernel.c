@@ -151,12 +151,9 @@ int hr_check_predict_at(const char *path, const struct hr_prog *prog,
 	size_t i;
 	int ret;
 
-	if (hr_line_table_load_prog(path, prog, &t)) {
-		ret = hr_check_predict_opts(prog, dev_bound, res);
-		if (!ret)
-			hr_check_set_line_prog(path, prog, res);
-		return ret;
-	}
+	/* Without line info there is no line to give either way. */
+	if (hr_line_table_load_prog(path, prog, &t))
+		return hr_check_predict_opts(prog, dev_bound, res);
 	if (t.n)
 		first = malloc(t.n * sizeof(*first));
 	for (i = 0; first && i < t.n; i++)

@@ -113,6 +113,15 @@ static void print_text(const char *label, const struct hr_check_result *r,
 }
 
 /* One program: prediction, and the kernel's verdict when asked. */
+/* Why the kernel gave no verdict: libbpf's own words when it said any
+ * (they begin "libbpf: "), else the error. */
+static const char *kernel_error(int kerr)
+{
+	const char *lb = hr_check_kernel_libbpf_error();
+
+	return lb[0] ? lb : strerror(-kerr);
+}
+
 static int check_one(const char *path, const char *name,
 		     const struct check_opts *co, int *worst)
 {
@@ -173,10 +182,7 @@ static int check_one(const char *path, const char *name,
 		else if (co->kernel)
 			json_object_object_add(
 				o, "kernel_error",
-				json_object_new_string(
-					hr_check_kernel_libbpf_error()[0] ?
-						hr_check_kernel_libbpf_error() :
-						strerror(-kerr)));
+				json_object_new_string(kernel_error(kerr)));
 		printf("%s\n", json_object_to_json_string_ext(
 				       o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
@@ -190,11 +196,8 @@ static int check_one(const char *path, const char *name,
 			src_text(path, name, prog, kr.insn, src, sizeof(src));
 			print_text("  kernel: ", &kr, NULL);
 		} else if (co->kernel) {
-			const char *lb = hr_check_kernel_libbpf_error();
-
-			/* libbpf's own words already say "libbpf: ". */
 			printf("  kernel: no verdict: %s\n",
-			       lb[0] ? lb : strerror(-kerr));
+			       kernel_error(kerr));
 		}
 	}
 	if (pr.verdict == HR_CHECK_REJECT)
