@@ -26,6 +26,9 @@ uint32_t hr_map_user_value_size(const struct hr_map *map);
 const char *hr_map_type_name(uint32_t type);
 /* Per-CPU maps keep one value a worker (user values hold them all). */
 bool hr_map_is_percpu(const struct hr_map *map);
+/* Frozen (BPF_MAP_FREEZE): user space may only read it; the loader
+ * freezes .rodata once its --set values are in, as libbpf does. */
+bool hr_map_frozen(const struct hr_map *map);
 
 /* Each returns 0 or a negative errno as the bpf syscall would. */
 int hr_map_lookup_elem(struct hr_map *map, const void *key, void *value);

@@ -106,9 +106,7 @@ int hr_cli_map_preload(struct hr_object *obj, char **args, int n)
 			if (ret)
 				fprintf(stderr, "headroom: --map %s: %s%s\n",
 					args[i], strerror(-ret),
-					ret == -EPERM &&
-							strstr(hr_map_name(map),
-							       ".rodata") ?
+					ret == -EPERM && hr_map_frozen(map) ?
 						" (.rodata is frozen once "
 						"loaded, as libbpf freezes "
 						"it: set its variables with "

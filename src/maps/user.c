@@ -49,6 +49,11 @@ uint32_t hr_map_user_value_size(const struct hr_map *map)
 	return map->attr.value_size;
 }
 
+bool hr_map_frozen(const struct hr_map *map)
+{
+	return map->frozen;
+}
+
 /* BPF_F_WRONLY maps cannot be read from user space, BPF_F_RDONLY and
  * frozen ones cannot be written (the file mode of the map's fd, which
  * map_get_sys_perms makes read-only once frozen, in the kernel). */
