@@ -682,10 +682,40 @@ static void test_wx(void)
  * leaves out the check only where the guard covers the access, so one
  * byte past the guard (here also the packet's end) aborts under both.
  */
+/* What xdp_env_enter() changes of the test environment, to put back. */
+struct xdp_env_saved {
+	struct hr_vm_prog vm;
+	uint8_t init[JD_ARENA_LEN];
+};
+
+/* The XDP context rule over a 64-byte packet at @data, r1 the context,
+ * so that guarded packet accesses are proven. */
+static void xdp_env_enter(struct xdp_env_saved *s, uintptr_t data)
+{
+	s->vm = env.vm;
+	memcpy(s->init, env.init, sizeof(s->init));
+	env.vm.ctx_access = hr_prog_type_xdp.ctx_access;
+	env.vm.ctx_size = sizeof(struct xdp_md);
+	env.pkt_lo = jd_addr(&env, JD_PKT_OFF);
+	env.pkt_hi = data + 64;
+	jd_xdp_ctx(&env, env.init, data, data + 64);
+	env.r1 = jd_addr(&env, JD_CTX_OFF);
+}
+
+static void xdp_env_leave(struct xdp_env_saved *s)
+{
+	s->vm.calls = env.vm.calls; /* both() reallocates it */
+	s->vm.insns = NULL;
+	s->vm.cnt = 0;
+	env.vm = s->vm;
+	env.pkt_lo = jd_addr(&env, JD_PKT_OFF);
+	env.pkt_hi = jd_addr(&env, JD_PKT_OFF + JD_PKT_LEN);
+	memcpy(env.init, s->init, sizeof(s->init));
+}
+
 static void test_pkt_guards(void)
 {
-	struct hr_vm_prog saved = env.vm;
-	uint8_t saved_init[JD_ARENA_LEN];
+	struct xdp_env_saved saved;
 	uintptr_t data = jd_addr(&env, JD_PKT_OFF + 16);
 	static const struct {
 		const char *name, *text;
@@ -734,13 +764,7 @@ static void test_pkt_guards(void)
 	};
 	unsigned int i;
 
-	memcpy(saved_init, env.init, sizeof(saved_init));
-	env.vm.ctx_access = hr_prog_type_xdp.ctx_access;
-	env.vm.ctx_size = sizeof(struct xdp_md);
-	env.pkt_lo = jd_addr(&env, JD_PKT_OFF);
-	env.pkt_hi = data + 64;
-	jd_xdp_ctx(&env, env.init, data, data + 64);
-	env.r1 = jd_addr(&env, JD_CTX_OFF);
+	xdp_env_enter(&saved, data);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		expect(cases[i].name, cases[i].text, cases[i].reason,
 		       cases[i].pc, cases[i].r0);
@@ -798,13 +822,7 @@ static void test_pkt_guards(void)
 			free(insns);
 		}
 	}
-	saved.calls = env.vm.calls; /* both() reallocates it */
-	saved.insns = NULL;
-	saved.cnt = 0;
-	env.vm = saved;
-	env.pkt_lo = jd_addr(&env, JD_PKT_OFF);
-	env.pkt_hi = jd_addr(&env, JD_PKT_OFF + JD_PKT_LEN);
-	memcpy(env.init, saved_init, sizeof(saved_init));
+	xdp_env_leave(&saved);
 }
 
 static struct hr_prog *open_prog(const char *file, struct hr_object **obj)
@@ -841,7 +859,6 @@ static uint32_t run_key_cpu(struct hr_prog *prog, unsigned int key,
 	return o.retval;
 }
 
-/* ARRAY lookups, inlined by the JIT: in range, and out of range (NULL). */
 /*
  * The JIT's fusions (jit_x86.c fuse()), each run where it applies and
  * where it must not: the compiled code agrees with the interpreter, and
@@ -857,8 +874,7 @@ static void fused(const char *name, const char *text, uint64_t r0,
 
 static void test_fusions(void)
 {
-	struct hr_vm_prog saved = env.vm;
-	uint8_t saved_init[JD_ARENA_LEN];
+	struct xdp_env_saved saved;
 	uintptr_t data = jd_addr(&env, JD_PKT_OFF + 16);
 	/* A 64-byte packet under its data_end guard, then the body. */
 #define GUARD                                                  \
@@ -868,13 +884,7 @@ static void test_fusions(void)
 	uint8_t *pkt;
 	uint64_t u16;
 
-	memcpy(saved_init, env.init, sizeof(saved_init));
-	env.vm.ctx_access = hr_prog_type_xdp.ctx_access;
-	env.vm.ctx_size = sizeof(struct xdp_md);
-	env.pkt_lo = jd_addr(&env, JD_PKT_OFF);
-	env.pkt_hi = data + 64;
-	jd_xdp_ctx(&env, env.init, data, data + 64);
-	env.r1 = jd_addr(&env, JD_CTX_OFF);
+	xdp_env_enter(&saved, data);
 	pkt = env.init + JD_PKT_OFF + 16;
 	pkt[12] = 0x08;
 	pkt[13] = 0x86;
@@ -922,15 +932,10 @@ static void test_fusions(void)
 	      u16 + 12, 0);
 #undef GUARD
 #undef TAIL
-	saved.calls = env.vm.calls;
-	saved.insns = NULL;
-	saved.cnt = 0;
-	env.vm = saved;
-	env.pkt_lo = jd_addr(&env, JD_PKT_OFF);
-	env.pkt_hi = jd_addr(&env, JD_PKT_OFF + JD_PKT_LEN);
-	memcpy(env.init, saved_init, sizeof(saved_init));
+	xdp_env_leave(&saved);
 }
 
+/* ARRAY lookups, inlined by the JIT: in range, and out of range (NULL). */
 static void test_inline_array(void)
 {
 	struct hr_object *obj;
