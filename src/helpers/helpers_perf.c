@@ -43,7 +43,8 @@ static int event_output(struct hr_run *run, uint64_t map_ptr, uint64_t flags,
 		if (!buf)
 			return -ENOMEM;
 	}
-	memcpy(buf, meta, meta_size);
+	if (meta_size) /* a NULL meta of 0 bytes is the kernel's too */
+		memcpy(buf, meta, meta_size);
 	if (ctx_size)
 		pkt_copy(run->priv, buf + meta_size, ctx_size);
 	err = hr_perf_output(map, flags & BPF_F_INDEX_MASK, run->cpu, buf,
