@@ -187,8 +187,7 @@ struct hr_afxdp_opts {
 	bool skb_mode; /* the kernel program in generic XDP (no hints) */
 	bool frags; /* XDP_USE_SG: refused */
 	/* The kernel program hands frames over without hints (every hint
-	 * -EOPNOTSUPP), as it does anyway on a kernel that refuses
-	 * bpf_xdp_adjust_meta to XDP programs. */
+	 * -EOPNOTSUPP): xsk_bare. */
 	bool no_hints;
 	/* The kernel program; NULL: $HEADROOM_DATADIR/progs/xsk_hints.o or
 	 * the installed one. */
@@ -218,6 +217,9 @@ struct hr_afxdp_stats {
 	/* The kernel program writes hints in front of each frame (false:
 	 * xsk_bare, no hints). */
 	bool meta;
+	/* ... as the packet's first bytes, which the device takes off (the
+	 * kernel refuses bpf_xdp_adjust_meta: xsk_hints_head). */
+	bool meta_in_data;
 };
 
 /* Fills what @st->sz covers; 0 or -errno. */

@@ -7,7 +7,9 @@
  * kfuncs, writes the hints in front of each frame and redirects it to the
  * socket of its queue, as the kernel's xdp_hw_metadata selftest does; this
  * device turns them into the per-packet struct hr_rx_hints that headroom's
- * kfuncs answer from.
+ * kfuncs answer from. Where the kernel refuses bpf_xdp_adjust_meta the
+ * block comes as the packet's first bytes instead, and is taken off here
+ * before the user's program sees the frame.
  *
  * The UMEM is the device's own frame pool: frames go from the pool to the
  * fill ring, come back through the RX ring with the packet at the usual
@@ -101,6 +103,7 @@ struct afxdp_priv {
 	int counts_fd;
 	bool bound;
 	bool meta; /* the kernel program writes struct hr_afxdp_meta */
+	bool meta_in_data; /* ... at the packet's start, not before it */
 	bool zerocopy;
 	bool need_wakeup;
 	bool busy_poll;
@@ -116,23 +119,42 @@ static uint64_t frame_addr(const struct afxdp_priv *p, const void *ptr)
 	return (uint64_t)((const uint8_t *)ptr - p->base);
 }
 
-/* The hints the kernel program wrote, or "none supported" without its
- * metadata (the program could not write it: counted). */
-static void afxdp_hints(struct afxdp_priv *p, struct hr_rx_hints *d,
-			const uint8_t *data, uint64_t headroom)
+/*
+ * The block the kernel program wrote for a frame of @len bytes at @data,
+ * in its metadata or at the packet's start, or NULL (counted) when it is
+ * not there. A block at the start is taken off the frame: @data and @len
+ * then describe the packet as it arrived.
+ */
+static const struct hr_afxdp_meta *afxdp_block(struct afxdp_priv *p,
+					       uint8_t **data, uint32_t *len,
+					       uint64_t headroom)
 {
-	const struct hr_afxdp_meta *m =
-		(const struct hr_afxdp_meta *)(data - sizeof(*m));
+	const struct hr_afxdp_meta *m;
 
-	memset(d, 0, sizeof(*d));
-	/* Without our metadata the bytes before the frame are stale. */
-	if (!p->meta)
-		return;
-	if (headroom < sizeof(*m) || m->magic != HR_AFXDP_META_MAGIC) {
-		atomic_fetch_add_explicit(&p->rx_no_meta, 1,
-					  memory_order_relaxed);
-		return;
+	if (p->meta_in_data) {
+		m = (const struct hr_afxdp_meta *)*data;
+		if (*len < sizeof(*m) || m->magic != HR_AFXDP_META_MAGIC)
+			goto none;
+		*data += sizeof(*m);
+		*len -= (uint32_t)sizeof(*m);
+		return m;
 	}
+	m = (const struct hr_afxdp_meta *)(*data - sizeof(*m));
+	if (headroom < sizeof(*m) || m->magic != HR_AFXDP_META_MAGIC)
+		goto none;
+	return m;
+none:
+	atomic_fetch_add_explicit(&p->rx_no_meta, 1, memory_order_relaxed);
+	return NULL;
+}
+
+/* The hints of the kernel program's block @m, or "none supported" without
+ * one: the bytes before the frame are then stale. */
+static void afxdp_hints(struct hr_rx_hints *d, const struct hr_afxdp_meta *m)
+{
+	memset(d, 0, sizeof(*d));
+	if (!m)
+		return;
 	if (m->ret_ts != -EOPNOTSUPP)
 		d->supported |= HR_RX_HINT_TIMESTAMP;
 	if (m->ret_hash != -EOPNOTSUPP)
@@ -230,6 +252,8 @@ static int afxdp_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 		uint8_t *chunk = p->base + (d->addr & AFXDP_FRAME_MASK);
 		uint8_t *data = p->base + d->addr;
 		uint64_t headroom = (uint64_t)(data - chunk);
+		const struct hr_afxdp_meta *m = NULL;
+		uint32_t len = d->len;
 		struct hr_xdp_buff xdp;
 
 		/* Multi-buffer frames are refused at creation, and our
@@ -240,9 +264,12 @@ static int afxdp_poll(struct hr_dev *dev, struct hr_napi *napi, int budget)
 			hr_pool_put(dev->pool, chunk);
 			continue;
 		}
-		afxdp_hints(p, &q->desc[i], data, headroom);
+		if (p->meta)
+			m = afxdp_block(p, &data, &len, headroom);
+		afxdp_hints(&q->desc[i], m);
+		headroom = (uint64_t)(data - chunk);
 		hr_xdp_init_buff(&xdp, HR_FRAME_SIZE, &dev->rxq[napi->queue]);
-		hr_xdp_prepare_buff(&xdp, chunk, (uint32_t)headroom, d->len,
+		hr_xdp_prepare_buff(&xdp, chunk, (uint32_t)headroom, len,
 				    dev->meta_supported);
 		xdp.hints = &q->desc[i];
 		hr_xdp_rx(napi, &xdp);
@@ -395,18 +422,35 @@ static int afxdp_obj_path(const char *given, char *buf, size_t sz)
 }
 
 /* The kernel programs of xsk_hints.o, from the most hints to none. */
-enum afxdp_kprog { AFXDP_KPROG_HINTS, AFXDP_KPROG_PLAIN, AFXDP_KPROG_BARE };
+enum afxdp_kprog {
+	AFXDP_KPROG_HINTS,
+	AFXDP_KPROG_HINTS_HEAD,
+	AFXDP_KPROG_PLAIN,
+	AFXDP_KPROG_BARE,
+};
 
 static const char *const afxdp_kprog_name[] = {
 	[AFXDP_KPROG_HINTS] = "xsk_hints",
+	[AFXDP_KPROG_HINTS_HEAD] = "xsk_hints_head",
 	[AFXDP_KPROG_PLAIN] = "xsk_plain",
 	[AFXDP_KPROG_BARE] = "xsk_bare",
 };
 
-/* Opens and loads one kernel program of the object: xsk_hints bound to
- * the interface (the hint kfuncs need it), the others unbound. */
+/* What headroom has from the next program in the list when one fails. */
+static const char *const afxdp_kprog_fallback[] = {
+	[AFXDP_KPROG_HINTS] = "the hints come in the packet's first bytes",
+	[AFXDP_KPROG_HINTS_HEAD] = "hints are -EOPNOTSUPP",
+	[AFXDP_KPROG_PLAIN] = "no hints reach headroom",
+};
+
+/*
+ * Opens and loads one kernel program of the object: the xsk_hints ones
+ * bound to the interface (the hint kfuncs need it), the others unbound.
+ * The verifier's log goes to @log, not to libbpf's printer: a refusal
+ * here is expected on some kernels and its reason is one line of it.
+ */
 static int afxdp_load_prog(struct afxdp_priv *p, const char *path,
-			   enum afxdp_kprog which)
+			   enum afxdp_kprog which, char *log, size_t log_sz)
 {
 	struct bpf_program *prog, *want = NULL;
 	int err;
@@ -425,7 +469,10 @@ static int afxdp_load_prog(struct afxdp_priv *p, const char *path,
 	}
 	if (!want)
 		return -ENOENT;
-	if (which == AFXDP_KPROG_HINTS) {
+	log[0] = '\0';
+	if (bpf_program__set_log_buf(want, log, log_sz))
+		return -EINVAL;
+	if (which <= AFXDP_KPROG_HINTS_HEAD) {
 		bpf_program__set_ifindex(want, (uint32_t)p->kifindex);
 		bpf_program__set_flags(want, bpf_program__flags(want) |
 						     BPF_F_XDP_DEV_BOUND_ONLY);
@@ -434,17 +481,34 @@ static int afxdp_load_prog(struct afxdp_priv *p, const char *path,
 	if (err)
 		return err;
 	p->kprog = want;
-	p->bound = which == AFXDP_KPROG_HINTS;
+	p->bound = which <= AFXDP_KPROG_HINTS_HEAD;
 	p->meta = which != AFXDP_KPROG_BARE;
+	p->meta_in_data = which == AFXDP_KPROG_HINTS_HEAD;
 	p->xskmap_fd = bpf_object__find_map_fd_by_name(p->obj, "xsks");
 	p->counts_fd = bpf_object__find_map_fd_by_name(p->obj, "xsk_counts");
 	return p->xskmap_fd < 0 || p->counts_fd < 0 ? -ENOENT : 0;
 }
 
+/* The verifier's reason in its log: the last line before its summary
+ * ("processed N insns ..."), or "" when it logged none. */
+static void afxdp_log_reason(char *log, char *out, size_t sz)
+{
+	char *line, *save = NULL, *last = NULL;
+
+	for (line = strtok_r(log, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "processed ", 10))
+			break;
+		last = line;
+	}
+	snprintf(out, sz, "%s%s", last ? ": " : "", last ? last : "");
+}
+
 /*
  * The program with the most hints the kernel takes: a generic-mode
  * program cannot be device-bound, a driver may lack the metadata kfuncs,
- * and a kernel may refuse bpf_xdp_adjust_meta (then no hints reach us).
+ * and a kernel may refuse bpf_xdp_adjust_meta (then the hints ride in the
+ * packet, and a program that is not bound has none to send).
  */
 static int afxdp_load_best(struct afxdp_priv *p, const char *path,
 			   bool no_hints)
@@ -452,21 +516,32 @@ static int afxdp_load_best(struct afxdp_priv *p, const char *path,
 	enum afxdp_kprog which = no_hints    ? AFXDP_KPROG_BARE :
 				 p->skb_mode ? AFXDP_KPROG_PLAIN :
 					       AFXDP_KPROG_HINTS;
+	size_t log_sz = 1 << 20;
+	char *log = malloc(log_sz), why[256];
 	int err;
 
+	if (!log)
+		return -ENOMEM;
 	for (;; which++) {
-		err = afxdp_load_prog(p, path, which);
-		if (!err || which == AFXDP_KPROG_BARE)
-			return err;
-		hr_pr_info("%s: the kernel refuses %s (%s)%s\n", p->ifname,
-			   afxdp_kprog_name[which], strerror(-err),
-			   which == AFXDP_KPROG_PLAIN ?
-				   ": no hints reach headroom" :
-				   ": hints are -EOPNOTSUPP");
+		err = afxdp_load_prog(p, path, which, log, log_sz);
+		if (!err || !p->obj)
+			break;
+		afxdp_log_reason(log, why, sizeof(why));
+		if (which == AFXDP_KPROG_BARE) {
+			hr_pr_warn("%s: the kernel refuses %s (%s)%s\n",
+				   p->ifname, afxdp_kprog_name[which],
+				   strerror(-err), why);
+			break;
+		}
+		hr_pr_info("%s: the kernel refuses %s (%s)%s; %s\n", p->ifname,
+			   afxdp_kprog_name[which], strerror(-err), why,
+			   afxdp_kprog_fallback[which]);
 		bpf_object__close(p->obj);
 		p->obj = NULL;
 		p->kprog = NULL;
 	}
+	free(log);
+	return err;
 }
 
 static int afxdp_attach(struct afxdp_priv *p)
@@ -698,6 +773,7 @@ int hr_dev_afxdp_stats(struct hr_dev *dev, struct hr_afxdp_stats *st)
 
 		s.bound = p->bound;
 		s.meta = p->meta;
+		s.meta_in_data = p->meta_in_data;
 		s.zerocopy = p->zerocopy;
 		s.need_wakeup = p->need_wakeup;
 		s.busy_poll = p->busy_poll;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What progs/dev/xsk_hints.bpf.c, the kernel-side program of the afxdp
- * device, writes in front of each frame (bpf_xdp_adjust_meta) before it
- * redirects it to the AF_XDP socket: the kernel's RX hints and each
+ * device, writes in front of each frame (bpf_xdp_adjust_meta, or as the
+ * packet's first bytes with bpf_xdp_adjust_head where a kernel refuses
+ * the former) before it redirects it to the AF_XDP socket: the kernel's RX hints and each
  * metadata kfunc's return value, as the kernel's xdp_hw_metadata selftest
  * carries them. Fixed-width types only: compiled for BPF and for the host.
  */
@@ -33,7 +34,7 @@ struct hr_afxdp_meta {
 enum {
 	HR_AFXDP_CNT_REDIRECT, /* bpf_redirect_map to a socket succeeded */
 	HR_AFXDP_CNT_NO_SOCKET, /* no socket on that queue: XDP_PASS */
-	HR_AFXDP_CNT_META_ERR, /* bpf_xdp_adjust_meta refused: XDP_PASS */
+	HR_AFXDP_CNT_META_ERR, /* no room for the block: XDP_PASS */
 	HR_AFXDP_CNT__MAX,
 };
 
