@@ -30,6 +30,7 @@
 #include "helpers/dynptr.h"
 #include "helpers/helpers.h"
 #include "helpers/offer.h"
+#include "loader/core_relo.h"
 #include "maps/fd_array.h"
 #include "maps/map.h"
 #include "maps/map_impl.h"
@@ -47,6 +48,9 @@
 /* Call frames: the main function and seven nested calls, the kernel's
  * MAX_CALL_FRAMES. */
 #define MAX_FRAMES 8
+/* struct walk's func_cb */
+#define FUNC_CB 1
+#define FUNC_ASYNC 2
 
 enum rtype {
 	R_NONE, /* not initialized */
@@ -191,6 +195,7 @@ struct frame {
 	 * references held when it was entered. */
 	int16_t cb;
 	int16_t cb_refs;
+	bool soft; /* the caller's state's, at the call */
 };
 
 struct state {
@@ -322,6 +327,10 @@ struct walk {
 	 * kernel's subprog stack_depth), and whether a path called it. */
 	uint32_t *func_depth;
 	bool *func_called;
+	/* Per function: FUNC_CB when a path handed it to a helper as a
+	 * callback (the kernel's subprog is_cb), FUNC_ASYNC when as a
+	 * timer's (is_async_cb). */
+	uint8_t *func_cb;
 	struct global_sig *globals; /* per function of prog->funcs */
 	/* Per instruction: the line info record covering it (index + 1,
 	 * 0: none), and the record the log printed last over all paths
@@ -2580,6 +2589,28 @@ static int call_while_locked(struct walk *w, struct state *s, uint32_t pc,
 static int callback_call(struct walk *w, struct state *s, uint32_t pc, int id);
 static int timer_call(struct walk *w, struct state *s, uint32_t pc, int id);
 
+/*
+ * bpf_throw: with the default exception callback the path ends there, as
+ * at an exit (do_check's process_bpf_exit_full with exception_exit), and
+ * no return value is checked. What is held at that point is checked with
+ * words this check does not model, and whether a callback throws is
+ * checked after the walk (throw_in_callback_refused).
+ */
+static int throw_call(struct walk *w, struct state *s, uint32_t pc)
+{
+	if (s->r[1].t != R_SCALAR) {
+		set_unknown(w, pc, "bpf_throw's cookie");
+		return -1;
+	}
+	if (s->nrefs || s->rcu || s->preempt || s->locked) {
+		set_unknown(w, pc,
+			    "bpf_throw with a reference, lock or "
+			    "section held");
+		return -1;
+	}
+	return -1;
+}
+
 /* A helper or kfunc call; 0 to go on, -1 when the path ends. */
 static int call(struct walk *w, struct state *s, uint32_t pc,
 		const struct hr_insn *in)
@@ -2595,11 +2626,20 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 		const struct hr_kfunc *k =
 			w->prog->kfuncs ? w->prog->kfuncs[pc] : NULL;
 
+		/* libbpf poisons a relocation it could not resolve with a
+		 * call of an unknown helper, which the verifier refuses when
+		 * reached; libbpf then writes this line in its place. */
+		if (fn == hr_core_poison_fn)
+			return fault(w, s, pc,
+				     "failed to resolve CO-RE relocation %s",
+				     hr_core_poison_desc((uint32_t)in->imm));
 		/* add_kfunc_call refuses every kfunc to other licenses. */
 		if (!license_gpl(w)) {
 			set_unknown(w, pc, "a kfunc, and the license");
 			return -1;
 		}
+		if (k == &hr_kfunc_throw)
+			return throw_call(w, s, pc);
 		if (k) {
 			int ret = section_kfunc(w, s, pc, k);
 
@@ -3478,6 +3518,7 @@ static bool state_same(const struct state *a, const struct state *b)
 		if (a->fr[i].callsite != b->fr[i].callsite ||
 		    a->fr[i].cb != b->fr[i].cb ||
 		    a->fr[i].cb_refs != b->fr[i].cb_refs ||
+		    a->fr[i].soft != b->fr[i].soft ||
 		    !frame_same(a->fr[i].r, a->fr[i].s, b->fr[i].r, b->fr[i].s,
 				&ma, &mb))
 			return false;
@@ -3740,6 +3781,7 @@ static struct frame *save_frame(struct state *to, const struct state *from,
 	fr->func = from->func;
 	fr->cb = from->cb;
 	fr->cb_refs = from->cb_refs;
+	fr->soft = from->soft;
 	return fr;
 }
 
@@ -3871,7 +3913,11 @@ static int leave_func(struct walk *w, struct state *s, uint32_t pc)
 	if (cb) {
 		/* Met there again, it must be a state met before: the
 		 * kernel's convergence (states_equal, precision) is not
-		 * modelled, so a new one is "cannot tell" (walk_path). */
+		 * modelled, so a new one is "cannot tell" (walk_path).
+		 * The callback's own branches are gone with its frame: no
+		 * value of theirs reaches the caller but through its stack,
+		 * which is compared. */
+		s->soft = fr->soft;
 		s->cb_return = true;
 		s->pc = fr->callsite;
 		return 0;
@@ -3961,6 +4007,9 @@ static int callback_push(struct walk *w, struct state *cb, int f, int id)
 	cb->cb = (int16_t)id;
 	cb->pc = w->prog->funcs[f].start;
 	w->func_called[f] = true;
+	w->func_cb[f] |= FUNC_CB;
+	if (id == BPF_FUNC_timer_set_callback)
+		w->func_cb[f] |= FUNC_ASYNC;
 	ret = push(w, cb);
 	free(cb);
 	return ret;
@@ -4199,6 +4248,105 @@ static bool stack_chain_refused(struct walk *w)
 	w->res->log_line_set = w->line_at != NULL;
 	w->res->line_insn = -1;
 	return true;
+}
+
+/* Bounds check_max_stack_depth_subprog's walk down the calls. */
+#define THROW_WALK_MAX 100000u
+
+static bool calls_kfunc(const struct hr_prog *prog, const struct hr_kfunc *k)
+{
+	uint32_t i;
+
+	for (i = 0; prog->kfuncs && i < prog->cnt; i++)
+		if (prog->kfuncs[i] == k)
+			return true;
+	return false;
+}
+
+/*
+ * check_max_stack_depth_subprog's test of bpf_throw calls, in the order
+ * it meets them: down every call and every callback's address (an async
+ * callback's only when called), in instruction order; a throw with a
+ * callback on the chain of functions that reached it (@chain[0 ..
+ * @frame]) is refused. 1 when refused (@stop filled), 0 when not, -1
+ * when this cannot tell.
+ */
+static int throw_chain(const struct walk *w, uint32_t *chain, int frame,
+		       struct chain_stop *stop, uint32_t *steps)
+{
+	const struct hr_prog_func *fn = &w->prog->funcs[chain[frame]];
+	uint32_t pc;
+	int g, k, r;
+
+	for (pc = fn->start; pc < fn->start + fn->cnt && pc < w->cnt; pc++) {
+		const struct hr_insn *in = &w->in[pc];
+		bool addr = in->code == (HR_LD | HR_IMM | HR_DW) &&
+			    in->src == HR_PSEUDO_FUNC;
+
+		if (++*steps > THROW_WALK_MAX)
+			return -1;
+		if (in->code == (HR_JMP | HR_CALL) &&
+		    in->src == HR_CALL_KFUNC && w->prog->kfuncs &&
+		    w->prog->kfuncs[pc] == &hr_kfunc_throw) {
+			for (k = 0; k <= frame; k++)
+				if (w->func_cb[chain[k]] & FUNC_CB)
+					break;
+			if (k > frame)
+				continue;
+			snprintf(stop->msg, sizeof(stop->msg),
+				 "bpf_throw kfunc (insn %u) cannot be called "
+				 "from callback subprog %u",
+				 pc, chain[frame]);
+			stop->call = pc;
+			return 1;
+		}
+		if (!addr && (in->code != (HR_JMP | HR_CALL) ||
+			      in->src != HR_CALL_LOCAL))
+			continue;
+		g = func_at(w, (int64_t)pc + 1 + in->imm);
+		if (g < 0 || frame + 1 >= MAX_FRAMES)
+			return -1;
+		if (addr && (w->func_cb[g] & FUNC_ASYNC))
+			continue;
+		chain[frame + 1] = (uint32_t)g;
+		r = throw_chain(w, chain, frame + 1, stop, steps);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* The kernel's refusal of bpf_throw in a callback, after a walk that met
+ * no rejection: from each async callback, last first, then from the main
+ * function, as check_max_stack_depth goes. An error with no instruction. */
+static void throw_in_callback_refused(struct walk *w)
+{
+	struct chain_stop stop = { .call = 0 };
+	uint32_t chain[MAX_FRAMES], steps = 0;
+	uint32_t i;
+	int r = 0;
+
+	if (!w->func_cb || !calls_kfunc(w->prog, &hr_kfunc_throw))
+		return;
+	for (i = w->prog->nfuncs; i-- > 0 && !r;) {
+		if (i && !(w->func_cb[i] & FUNC_ASYNC))
+			continue;
+		chain[0] = i;
+		r = throw_chain(w, chain, 0, &stop, &steps);
+	}
+	if (r < 0) {
+		set_unknown(w, w->last_pc, "bpf_throw reached from a callback");
+		return;
+	}
+	if (!r)
+		return;
+	w->rejected = true;
+	w->res->verdict = HR_CHECK_REJECT;
+	snprintf(w->res->reason, sizeof(w->res->reason), "%s", stop.msg);
+	/* The kernel's log has no line for it: its last one is gone. */
+	w->res->insn = (int)stop.call;
+	w->res->log_line_set = w->line_at != NULL;
+	w->res->line_insn = -1;
 }
 
 /* check_max_stack_depth's sum, bounded from above by every function's
@@ -4816,11 +4964,14 @@ int hr_check_predict_lines(const struct hr_prog *prog, bool dev_bound,
 	if (prog->funcs && prog->nfuncs) {
 		w.func_depth = calloc(prog->nfuncs, sizeof(*w.func_depth));
 		w.func_called = calloc(prog->nfuncs, sizeof(*w.func_called));
-		if (!w.func_depth || !w.func_called) {
+		w.func_cb = calloc(prog->nfuncs, sizeof(*w.func_cb));
+		if (!w.func_depth || !w.func_called || !w.func_cb) {
 			free(w.func_depth);
 			free(w.func_called);
+			free(w.func_cb);
 			w.func_depth = NULL;
 			w.func_called = NULL;
+			w.func_cb = NULL;
 		}
 	}
 	if (prog->obj && prog->obj->nmaps) {
@@ -4837,6 +4988,7 @@ int hr_check_predict_lines(const struct hr_prog *prog, bool dev_bound,
 		free(w.fields_read);
 		free(w.func_depth);
 		free(w.func_called);
+		free(w.func_cb);
 		free(w.globals);
 		free(w.visits);
 		free(w.pend);
@@ -4867,6 +5019,8 @@ int hr_check_predict_lines(const struct hr_prog *prog, bool dev_bound,
 		walk_globals(&w, s);
 	if (!w.rejected && !w.unknown)
 		check_stack_sum(&w);
+	if (!w.rejected && !w.unknown)
+		throw_in_callback_refused(&w);
 	if (!w.rejected && !w.unknown && w.pruned && w.work > PRUNED_WORK_MAX)
 		set_unknown(&w, w.last_pc,
 			    "a walk this long may exceed the kernel's "
@@ -4891,6 +5045,7 @@ int hr_check_predict_lines(const struct hr_prog *prog, bool dev_bound,
 	free(w.fields_read);
 	free(w.func_depth);
 	free(w.func_called);
+	free(w.func_cb);
 	free(w.globals);
 	free(w.visits);
 	free(w.pend);
