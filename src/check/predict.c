@@ -4231,9 +4231,21 @@ static int stack_chain(const struct walk *w, uint32_t f, int frame, uint32_t dj,
 	return 0;
 }
 
+/* A refusal of check_max_stack_depth's, after do_check: the log shows
+ * no source line for it (the instruction is the call, or the throw, that
+ * @stop names). */
+static void refuse_after_walk(struct walk *w, const struct chain_stop *stop)
+{
+	w->rejected = true;
+	w->res->verdict = HR_CHECK_REJECT;
+	snprintf(w->res->reason, sizeof(w->res->reason), "%s", stop->msg);
+	w->res->insn = (int)stop->call;
+	w->res->log_line_set = w->line_at != NULL;
+	w->res->line_insn = -1;
+}
+
 /* The kernel's refusal of the call chains' stacks, after a walk that met
- * no rejection: an error with no instruction (it comes after do_check).
- * true when predicted. */
+ * no rejection. true when predicted. */
 static bool stack_chain_refused(struct walk *w)
 {
 	struct chain_stop stop = { .call = 0 };
@@ -4241,12 +4253,7 @@ static bool stack_chain_refused(struct walk *w)
 	if (!w->prog->funcs || !w->prog->nfuncs ||
 	    stack_chain(w, 0, 0, 0, 0, &stop) != 1)
 		return false;
-	w->rejected = true;
-	w->res->verdict = HR_CHECK_REJECT;
-	snprintf(w->res->reason, sizeof(w->res->reason), "%s", stop.msg);
-	w->res->insn = (int)stop.call;
-	w->res->log_line_set = w->line_at != NULL;
-	w->res->line_insn = -1;
+	refuse_after_walk(w, &stop);
 	return true;
 }
 
@@ -4338,15 +4345,8 @@ static void throw_in_callback_refused(struct walk *w)
 		set_unknown(w, w->last_pc, "bpf_throw reached from a callback");
 		return;
 	}
-	if (!r)
-		return;
-	w->rejected = true;
-	w->res->verdict = HR_CHECK_REJECT;
-	snprintf(w->res->reason, sizeof(w->res->reason), "%s", stop.msg);
-	/* The kernel's log has no line for it: its last one is gone. */
-	w->res->insn = (int)stop.call;
-	w->res->log_line_set = w->line_at != NULL;
-	w->res->line_insn = -1;
+	if (r)
+		refuse_after_walk(w, &stop);
 }
 
 /* check_max_stack_depth's sum, bounded from above by every function's
