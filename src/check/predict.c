@@ -1803,7 +1803,8 @@ static int proto_ctx(struct walk *w, struct state *s, uint32_t pc, int regno)
 /* A memory argument that may be NULL, passed a known 0. */
 static bool is_null_arg(const struct reg *r, int kind)
 {
-	return kind == HR_ARG_MEM_RO_NULL && is_const(r) && !r->lo;
+	return (kind == HR_ARG_MEM_RO_NULL || kind == HR_ARG_MEM_W_NULL) &&
+	       is_const(r) && !r->lo;
 }
 
 /* An ARG_CONST_SIZE(_OR_ZERO) argument @regno and the memory argument
@@ -1839,13 +1840,13 @@ static int proto_size(struct walk *w, struct state *s, uint32_t pc,
 	}
 	/* Whether the kernel counts a written buffer as a write depends on
 	 * the proto's MEM_WRITE flag; into a read-only map, cannot tell. */
-	if (mkind == HR_ARG_MEM_W && s->r[regno - 1].t == R_VAL &&
-	    s->r[regno - 1].rdonly) {
+	if ((mkind == HR_ARG_MEM_W || mkind == HR_ARG_MEM_W_NULL) &&
+	    s->r[regno - 1].t == R_VAL && s->r[regno - 1].rdonly) {
 		set_unknown(w, pc, "a helper writing into a read-only map");
 		return -1;
 	}
 	return mem_arg(w, s, pc, regno - 1, (int64_t)r->hi,
-		       mkind == HR_ARG_MEM_W);
+		       mkind == HR_ARG_MEM_W || mkind == HR_ARG_MEM_W_NULL);
 }
 
 /* An ARG_PTR_TO_CONST_STR the kernel takes (check_reg_const_str): a
@@ -1869,6 +1870,32 @@ static bool const_str_ok(const struct reg *r)
 		      r->vsize - (uint32_t)r->off) != NULL;
 }
 
+/* The constant string @r points to (const_str_ok has passed). */
+static const char *const_str(const struct reg *r)
+{
+	struct hr_region rg[2];
+
+	r->map->ops->regions((struct hr_map *)r->map, rg, 2);
+	return (const char *)(rg[0].start + (uint32_t)r->off);
+}
+
+/* check_bpf_snprintf_call: the data a whole number of u64 arguments (the
+ * kernel refuses other sizes without a word), the format one
+ * bpf_bprintf_prepare takes for that many. */
+static int snprintf_fmt(struct walk *w, struct state *s, uint32_t pc)
+{
+	const struct reg *len = &s->r[5];
+
+	if (!is_const(len) || len->lo % 8) {
+		set_unknown(w, pc, "bpf_snprintf's data size");
+		return -1;
+	}
+	if (!hr_check_bprintf_fmt_ok(const_str(&s->r[3]),
+				     (uint32_t)(len->lo / 8)))
+		return fault(w, s, pc, "Invalid format string");
+	return 0;
+}
+
 /* One argument of a helper of the table, as check_func_arg takes it;
  * *map gets an ARG_CONST_MAP_PTR's map. */
 static int proto_arg(struct walk *w, struct state *s, uint32_t pc,
@@ -1889,6 +1916,7 @@ static int proto_arg(struct walk *w, struct state *s, uint32_t pc,
 	case HR_ARG_MEM_RO:
 	case HR_ARG_MEM_RO_NULL:
 	case HR_ARG_MEM_W:
+	case HR_ARG_MEM_W_NULL:
 		/* Checked with its size, the argument after it. */
 		if (r->t == R_SCALAR && !is_null_arg(r, kind) && !r->exact) {
 			set_unknown(w, pc, "a buffer argument maybe NULL");
@@ -3019,6 +3047,8 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 			return -1;
 		}
 		if (proto_call(w, s, pc, p, &r0))
+			return -1;
+		if (id == BPF_FUNC_snprintf && snprintf_fmt(w, s, pc))
 			return -1;
 		break;
 	}
