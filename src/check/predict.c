@@ -181,8 +181,24 @@ static const char *reg_str(const struct reg *r)
 
 struct slot {
 	bool spill; /* an 8-byte register spill */
+	/* Bytes (bit i: byte i of the slot) a helper wrote, which the
+	 * kernel marks STACK_MISC: a read of them alone is a number it
+	 * knows nothing of, exactly [0, the size's max]. */
+	uint8_t misc;
 	struct reg r;
 };
+
+/* The bits of slot @o's bytes that [a, a + size) covers. */
+static uint8_t slot_bytes(int64_t o, int64_t a, int64_t size)
+{
+	uint8_t m = 0;
+	int64_t i;
+
+	for (i = 0; i < 8; i++)
+		if (o + i >= a && o + i < a + size)
+			m |= (uint8_t)(1u << i);
+	return m;
+}
 
 /* A caller's frame while its callee runs: its registers as the call left
  * them (R0-R5 not initialized), its stack, where to return. */
@@ -826,6 +842,7 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 		if (write && sl->r.t == R_DYNPTR && dyn_overwrite(w, s, pc, sl))
 			return -1;
 		if (write) {
+			sl->misc &= (uint8_t)~slot_bytes(a & ~7, a, size);
 			if (size == 8 && val) {
 				sl->spill = true;
 				sl->r = *val;
@@ -859,7 +876,11 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 		}
 		/* Root reads uninitialized stack (allow_uninit_stack); what
 		 * the kernel knows of narrow spills this model does not. */
-		*out = scalar(0, size_max(size), false);
+		*out = scalar(0, size_max(size),
+			      !sl->spill &&
+				      (sl->misc &
+				       slot_bytes(a & ~7, a, size)) ==
+					      slot_bytes(a & ~7, a, size));
 		return 0;
 	}
 	case R_VAL:
@@ -1562,11 +1583,16 @@ static int mem_arg(struct walk *w, struct state *s, uint32_t pc, int regno,
 				return -1;
 			}
 		stack_used(w, s, r, a);
-		if (write)
-			for (int64_t o = a & ~7; o < a + size; o += 8)
-				*slot_at(s, r, (int)o) = (struct slot){
-					.r = scalar(0, UINT64_MAX, false)
-				};
+		/* A helper's write makes its bytes STACK_MISC, and a spilled
+		 * number's whole slot (check_stack_range_initialized). */
+		for (int64_t o = a & ~7; write && o < a + size; o += 8) {
+			struct slot *sl = slot_at(s, r, (int)o);
+			uint8_t m = sl->spill ? 0xff : sl->misc;
+
+			*sl = (struct slot){ .misc = m | slot_bytes(o, a, size),
+					     .r = scalar(0, UINT64_MAX,
+							 false) };
+		}
 		return 0;
 	case R_RBUF:
 	case R_MEM:
@@ -3520,7 +3546,7 @@ static bool frame_same(const struct reg *ar, const struct slot *as,
 		if (!reg_same(&ar[i], &br[i], ma, mb))
 			return false;
 	for (i = 0; i < MAX_STACK / 8; i++)
-		if (as[i].spill != bs[i].spill ||
+		if (as[i].spill != bs[i].spill || as[i].misc != bs[i].misc ||
 		    !reg_same(&as[i].r, &bs[i].r, ma, mb))
 			return false;
 	return true;
