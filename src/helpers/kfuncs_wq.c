@@ -12,9 +12,17 @@
  * that breaks any of those (no loaded program can) is stopped with
  * HR_ABORT_HELPER_ARG instead. There is no kfunc to cancel a wq: only
  * deleting or overwriting its element, or freeing its map, does.
+ *
+ * A started wq waits for the run that started it to end: schedule_work
+ * queues on this CPU's pool, whose worker runs once the program (which
+ * does not sleep and, on a kernel without preemption, is not preempted)
+ * has returned. The run holds the wq (one of its held records, let go
+ * of however the run ends); a run holding HR_MAX_HELD_RECORDS already
+ * lets its wq run at once.
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "helpers/async.h"
 #include "helpers/helpers.h"
@@ -62,17 +70,55 @@ static uint64_t wq_set_callback_impl(uint64_t wq, uint64_t pc, uint64_t flags,
 						 (uint32_t)pc));
 }
 
+/* A run's hold on the wq at @slot of @map. */
+struct wq_hold {
+	struct hr_map *map;
+	void *slot;
+};
+
+static void wq_hold_drop(void *obj)
+{
+	struct wq_hold *h = obj;
+
+	hr_map_wq_release(h->map, h->slot);
+	free(h);
+}
+
+static bool wq_held(const struct hr_run *run, const void *slot)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nheld; i++)
+		if (run->held[i].drop == wq_hold_drop &&
+		    ((const struct wq_hold *)run->held[i].obj)->slot == slot)
+			return true;
+	return false;
+}
+
 /* int bpf_wq_start(struct bpf_wq *wq, unsigned int flags) */
 static uint64_t wq_start(uint64_t wq, uint64_t flags, uint64_t r3, uint64_t r4,
 			 uint64_t r5, struct hr_run *run)
 {
+	struct wq_hold *h = NULL;
 	struct hr_async_arg a;
+	int ret;
 
 	if (!hr_async_arg(run, wq, true, &a))
 		return 0;
 	if ((uint32_t)flags)
 		return ret_int(-EINVAL);
-	return ret_int(hr_map_wq_start(a.map, a.slot, run->cpu));
+	if (run->nheld < HR_MAX_HELD_RECORDS && !wq_held(run, a.slot))
+		h = malloc(sizeof(*h));
+	ret = hr_map_wq_start(a.map, a.slot, run->cpu, h != NULL);
+	if (ret || !h) {
+		free(h);
+		return ret_int(ret);
+	}
+	*h = (struct wq_hold){ .map = a.map, .slot = a.slot };
+	/* No bytes of it are the program's to touch: start = end. */
+	run->held[run->nheld++] =
+		(struct hr_held_rec){ .drop = wq_hold_drop, .obj = h };
+	return 0;
 }
 
 HR_KFUNC(wq_init, wq_init);

@@ -13,11 +13,12 @@
  * stack, its own budget), as the kernel's bpf_timer_cb runs callback_fn
  * from an hrtimer softirq with the program's map, the element's key and
  * its value. A started wq is a record due now (the kernel's work item
- * queued on system_wq): the same thread runs its callback as soon as it
- * can, in the kernel a sleepable one on a worker, here a run like a
- * timer's (nothing a callback may call here sleeps). A wq started again
- * before its callback ran stays queued once (queue_work on a pending
- * work); started from its own callback it runs again.
+ * queued on system_wq): the same thread runs its callback as soon as the
+ * run that started it has ended (the work waits on this CPU's pool for
+ * the program to return), in the kernel a sleepable one on a worker, here
+ * a run like a timer's (nothing a callback may call here sleeps). A wq
+ * started again before its callback ran stays queued once (queue_work on
+ * a pending work); started from its own callback it runs again.
  *
  * Locking: one mutex a map, held only for table changes, never while a
  * callback runs, so a callback may use every timer helper and map
@@ -62,6 +63,8 @@ struct hr_timer {
 	uint32_t index; /* an array element's index */
 	int clock;
 	bool wq; /* a struct bpf_wq: armed is its work's pending bit */
+	/* Runs that started this wq and go on: it waits for them. */
+	unsigned int holds;
 	/* The callback (cb.prog, callback_fn); NULL: none set. */
 	const struct hr_prog *prog;
 	uint32_t pc;
@@ -209,7 +212,7 @@ static struct hr_timer *earliest(struct hr_map_timers *ts, int64_t *wait)
 		for (t = ts->hash[b]; t; t = t->next) {
 			int64_t w;
 
-			if (!t->armed)
+			if (!t->armed || t->holds)
 				continue;
 			w = t->expires - clock_now(t->clock);
 			if (!best || w < best_wait) {
@@ -451,7 +454,7 @@ int hr_map_timer_start(struct hr_map *map, void *slot, uint64_t nsecs,
 	return ret;
 }
 
-int hr_map_wq_start(struct hr_map *map, void *slot, unsigned int cpu)
+int hr_map_wq_start(struct hr_map *map, void *slot, unsigned int cpu, bool hold)
 {
 	struct hr_map_timers *ts = lock_timers(map, false);
 	struct hr_timer *t;
@@ -462,15 +465,33 @@ int hr_map_wq_start(struct hr_map *map, void *slot, unsigned int cpu)
 	t = find(ts, slot);
 	if (!t || !t->wq || !t->prog) {
 		ret = -EINVAL;
-	} else if (!t->armed) {
+		goto out;
+	}
+	if (!t->armed) {
 		/* queue_work: a pending work stays where it is. */
 		t->expires = clock_now(t->clock);
 		t->armed = true;
 		t->cpu = cpu;
-		pthread_cond_signal(&ts->wake);
 	}
+	if (hold)
+		t->holds++;
+	else
+		pthread_cond_signal(&ts->wake);
+out:
 	pthread_mutex_unlock(&ts->lock);
 	return ret;
+}
+
+void hr_map_wq_release(struct hr_map *map, void *slot)
+{
+	struct hr_map_timers *ts = lock_timers(map, false);
+	struct hr_timer *t = ts ? find(ts, slot) : NULL;
+
+	if (!ts)
+		return;
+	if (t && t->holds && !--t->holds)
+		pthread_cond_signal(&ts->wake);
+	pthread_mutex_unlock(&ts->lock);
 }
 
 int hr_map_timer_cancel(struct hr_map *map, void *slot)

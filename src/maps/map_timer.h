@@ -56,9 +56,16 @@ int hr_map_timer_set_callback(struct hr_map *map, void *slot,
 int hr_map_timer_start(struct hr_map *map, void *slot, uint64_t nsecs,
 		       uint64_t flags, unsigned int cpu);
 /* bpf_wq_start: schedule_work, so the callback runs once however many
- * starts came before it ran; fires on @cpu's behalf. 0, -EINVAL when not
- * initialised or without a callback. */
-int hr_map_wq_start(struct hr_map *map, void *slot, unsigned int cpu);
+ * starts came before it ran; fires on @cpu's behalf. With @hold it is not
+ * run before hr_map_wq_release(): the run that started it goes on, as a
+ * kernel work item queued on this CPU's pool runs only once the program
+ * that queued it has returned. 0, -EINVAL when not initialised or without
+ * a callback (then nothing is held). */
+int hr_map_wq_start(struct hr_map *map, void *slot, unsigned int cpu,
+		    bool hold);
+/* The end of the run that started the wq at @slot with @hold: it may run.
+ * Nothing when the slot was freed since. */
+void hr_map_wq_release(struct hr_map *map, void *slot);
 /* bpf_timer_cancel: 1 when it was armed, 0 when not, -EINVAL when not
  * initialised, -EDEADLK from its own callback (or from a callback that
  * one cancelling it waits for). Waits for its running callback. */
