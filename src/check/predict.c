@@ -661,6 +661,13 @@ static const struct hr_map_fields *map_fields(struct walk *w,
 	return &w->fields[i];
 }
 
+/* Whether bytes [lo, hi) of a value of @m overlap the 16 bytes at @off
+ * (a bpf_timer or a bpf_wq; -1: none). */
+static bool overlaps16(int off, int64_t lo, int64_t hi)
+{
+	return off >= 0 && lo < off + 16 && hi > off;
+}
+
 /* Whether bytes [lo, hi) of a value of @m may touch a field the kernel
  * forbids to loads and stores (check_map_access: "cannot be accessed
  * directly"), or one this model does not place. */
@@ -669,29 +676,33 @@ static bool touches_field(struct walk *w, const struct hr_map *m, int64_t lo,
 {
 	const struct hr_map_fields *f = map_fields(w, m);
 
-	if (f->unsure)
-		return true;
-	if (f->timer_off >= 0 && lo < f->timer_off + 16 && hi > f->timer_off)
+	if (f->unsure || overlaps16(f->timer_off, lo, hi) ||
+	    overlaps16(f->wq_off, lo, hi))
 		return true;
 	return f->lock_off >= 0 && lo < f->lock_off + 4 && hi > f->lock_off;
 }
 
-/* Whether bytes [lo, hi) of a value of @m touch its bpf_timer and no
- * other field (check_map_access then says so for the timer). */
-static bool timer_touched(struct walk *w, const struct hr_map *m, int64_t lo,
-			  int64_t hi)
+/* The name of the bpf_timer or bpf_wq bytes [lo, hi) of a value of @m
+ * touch when they touch no other field (check_map_access then says so
+ * for it); NULL otherwise. */
+static const char *async_touched(struct walk *w, const struct hr_map *m,
+				 int64_t lo, int64_t hi)
 {
 	const struct hr_map_fields *f = map_fields(w, m);
+	bool timer = overlaps16(f->timer_off, lo, hi),
+	     wq = overlaps16(f->wq_off, lo, hi);
 
-	return !f->unsure && f->timer_off >= 0 && lo < f->timer_off + 16 &&
-	       hi > f->timer_off &&
-	       !(f->lock_off >= 0 && lo < f->lock_off + 4 && hi > f->lock_off);
+	if (f->unsure || timer == wq ||
+	    (f->lock_off >= 0 && lo < f->lock_off + 4 && hi > f->lock_off))
+		return NULL;
+	return timer ? "bpf_timer" : "bpf_wq";
 }
 
 static int check_val(struct walk *w, struct state *s, uint32_t pc, int regno,
 		     const struct reg *b, int off, int size, bool write)
 {
 	int64_t a = (int64_t)b->off + off;
+	const char *field;
 
 	if (!b->exact) {
 		set_unknown(w, pc,
@@ -725,16 +736,18 @@ static int check_val(struct walk *w, struct state *s, uint32_t pc, int regno,
 			     "invalid access to map value, value_size=%u "
 			     "off=%lld size=%d",
 			     b->vsize, (long long)(a + (int64_t)b->hi), size);
-	if (b->map && timer_touched(w, b->map, a + (int64_t)b->lo,
-				    a + (int64_t)b->hi + size))
+	field = b->map ? async_touched(w, b->map, a + (int64_t)b->lo,
+				       a + (int64_t)b->hi + size) :
+			 NULL;
+	if (field)
 		return fault(w, s, pc,
-			     "bpf_timer cannot be accessed directly by "
-			     "load/store");
+			     "%s cannot be accessed directly by load/store",
+			     field);
 	if (b->map && touches_field(w, b->map, a + (int64_t)b->lo,
 				    a + (int64_t)b->hi + size)) {
 		set_unknown(w, pc,
 			    "a map value access near a special field "
-			    "(bpf_spin_lock, timer, kptr ...)");
+			    "(bpf_spin_lock, timer, wq, kptr ...)");
 		return -1;
 	}
 	return 0;
