@@ -81,6 +81,18 @@ unsigned int hr_prog_insn_count(const struct hr_prog *prog);
  * "TC_ACT_OK"), or NULL when the value has no name. */
 const char *hr_prog_action_name(const struct hr_prog *prog, uint64_t ret);
 
+/* The program's standard streams, which bpf_stream_vprintk_impl writes
+ * (BPF_STDOUT, BPF_STDERR). */
+#define HR_STREAM_STDOUT 1
+#define HR_STREAM_STDERR 2
+/*
+ * Takes up to @len bytes of the text stream @stream_id of @prog holds,
+ * oldest first, into @buf, as BPF_PROG_STREAM_READ_BY_FD does: the bytes
+ * read (0: none), -ENOENT for another stream id.
+ */
+int hr_prog_stream_read(struct hr_prog *prog, int stream_id, char *buf,
+			size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -313,6 +313,33 @@ static void abort_describe(struct test_state *st,
 		 ab->reason, access);
 }
 
+/* All the text stream @id of @prog holds, taken out of it; NULL when it
+ * holds none (or memory ran out: the text is then lost, as a stream
+ * full in the kernel loses it). */
+static char *stream_take(struct hr_prog *prog, int id)
+{
+	char *text = NULL, *p;
+	size_t len = 0;
+	int n;
+
+	for (;;) {
+		p = realloc(text, len + 4096 + 1);
+		if (!p)
+			break;
+		text = p;
+		n = hr_prog_stream_read(prog, id, text + len, 4096);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	if (!len) {
+		free(text);
+		return NULL;
+	}
+	text[len] = '\0';
+	return text;
+}
+
 /* Runs one packet; false when it could not be run at all. */
 static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 {
@@ -327,6 +354,7 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 	struct hr_test_hints hints;
 	union hr_cli_ctx_buf ctx_in, ctx_out;
 	struct json_object *changed = NULL;
+	char *stream_out = NULL, *stream_err = NULL;
 	HR_OPTS(hr_tunnel_md, tunnel_out);
 	const char *rule;
 	struct test_abort ab;
@@ -398,6 +426,10 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 	fill_result(st, &r, &o, out, &ctx_out.md);
 	if (tunnel_out.tx)
 		r.tunnel_set = &tunnel_out;
+	stream_out = stream_take(st->prog, HR_STREAM_STDOUT);
+	stream_err = stream_take(st->prog, HR_STREAM_STDERR);
+	r.stream_out = stream_out;
+	r.stream_err = stream_err;
 	/* What a tc program set is what people look for (bpftool's
 	 * ctx_out); an XDP program's only with --ctx-in/--ctx-out. */
 	if (!st->xdp || cfg->ctx_in || cfg->ctx_out) {
@@ -436,6 +468,8 @@ static bool run_packet(struct test_state *st, const struct test_pkt *pkt)
 	if (st->dump && (hr_pcapng_is_ng(st->dump) || delivered(st, r.retval)))
 		test_write(st->dump, &r, &st->mt);
 out:
+	free(stream_out);
+	free(stream_err);
 	json_object_put(changed);
 	st->index++;
 	free(in);

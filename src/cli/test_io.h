@@ -108,6 +108,9 @@ struct test_result {
 	/* The tunnel metadata the program set (bpf_skb_set_tunnel_key), or
 	 * NULL when it set none. */
 	const struct hr_tunnel_md *tunnel_set;
+	/* What the program wrote to its streams in this packet's runs
+	 * (bpf_stream_vprintk_impl), NULL when nothing. */
+	const char *stream_out, *stream_err;
 };
 
 /* Prints @r as text or one JSON line (keys index, action, retval, data,

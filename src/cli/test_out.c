@@ -217,6 +217,12 @@ static void print_json(const struct test_result *r,
 	if (r->tunnel_set)
 		json_object_object_add(o, "tunnel_set",
 				       hr_cli_tunnel_json(r->tunnel_set));
+	if (r->stream_out)
+		json_object_object_add(o, "stdout",
+				       json_object_new_string(r->stream_out));
+	if (r->stream_err)
+		json_object_object_add(o, "stderr",
+				       json_object_new_string(r->stream_err));
 	id = meta_type(mt, r->meta, r->meta_len, &size);
 	if (id && !hr_btf_value_json(mt->btf, id, r->meta + r->meta_len - size,
 				     size, &dec)) {
@@ -228,6 +234,20 @@ static void print_json(const struct test_result *r,
 	printf("%s\n",
 	       json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
+}
+
+/* A stream's text, a line of output each of its lines (bpftool prog
+ * tracelog prints the text as it is). */
+static void print_stream(const char *name, const char *text)
+{
+	const char *p = text, *nl;
+
+	while (p && *p) {
+		nl = strchr(p, '\n');
+		printf("  %s: %.*s\n", name,
+		       (int)(nl ? nl - p : (long)strlen(p)), p);
+		p = nl ? nl + 1 : NULL;
+	}
 }
 
 void test_print(const struct test_result *r, bool json,
@@ -254,6 +274,8 @@ void test_print(const struct test_result *r, bool json,
 		hr_cli_tunnel_text(r->tunnel_set, tunnel, sizeof(tunnel));
 		printf("  tunnel set: %s\n", tunnel);
 	}
+	print_stream("stdout", r->stream_out);
+	print_stream("stderr", r->stream_err);
 	dec = meta_text(mt, r);
 	if (dec)
 		printf("  meta decoded: %s\n", dec);

@@ -255,6 +255,7 @@ extern const struct hr_kfunc hr_kfunc_wq_start;
 /* bpf_throw with the default exception callback (kfuncs_throw.c). */
 extern const struct hr_kfunc hr_kfunc_throw;
 extern const struct hr_kfunc hr_kfunc_trap; /* __bpf_trap */
+extern const struct hr_kfunc hr_kfunc_stream_vprintk_impl;
 /* copy_from_kernel_nofault_allowed for a pointer a program passed: true
  * for the program's own memory and any number that could be a kernel
  * address; false for the rest, where the kernel's read is -ERANGE

@@ -12,7 +12,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "headroom/object.h"
 #include "helpers/helpers.h"
+#include "progs/stream.h"
 #include "vm/mem.h"
 #include "util/print.h"
 
@@ -620,36 +622,92 @@ static const char *const_str(struct hr_run *run, uint64_t addr, size_t *len)
  * it read the wrong bytes and count what those give; headroom reads the
  * right arguments there, and the length it returns can then differ.
  */
+/* A call with a constant format and an array of u64 arguments. */
+struct fmt_call {
+	uint64_t args[HR_VPRINTK_NARGS];
+	unsigned int nargs;
+	const char *fmt;
+	size_t fmt_len;
+};
+
+/*
+ * Reads @c's arguments (@data, @data_len) and format (@fmt) and formats
+ * them into @out: 0, -errno for the program to get, or 1 when the run
+ * ended on an address outside its memory.
+ */
+static int fmt_call_format(struct hr_run *run, uint64_t fmt, uint64_t data,
+			   uint64_t data_len, struct fmt_call *c,
+			   struct trace_out *out)
+{
+	int n = varargs(run, data, data_len, c->args);
+
+	if (n < 0)
+		return n == -EFAULT ? 1 : n;
+	c->nargs = (unsigned int)n;
+	c->fmt = const_str(run, fmt, &c->fmt_len);
+	if (!c->fmt)
+		return 1;
+	return trace_format(out, run, c->fmt, c->fmt_len, c->args, c->nargs);
+}
+
 static uint64_t snprintf_fn(uint64_t str, uint64_t str_size, uint64_t fmt,
 			    uint64_t data, uint64_t data_len,
 			    struct hr_run *run)
 {
-	uint64_t args[HR_VPRINTK_NARGS] = { 0 };
 	uint32_t size = (uint32_t)str_size;
 	struct trace_out out = { 0 };
-	int n = varargs(run, data, data_len, args), err;
-	const char *f;
-	size_t flen;
+	struct fmt_call c = { .nargs = 0 };
+	int err = fmt_call_format(run, fmt, data, data_len, &c, &out);
 
-	if (n < 0)
-		return n == -EFAULT ? 0 : ret_int(n);
-	f = const_str(run, fmt, &flen);
-	if (!f)
-		return 0;
-	err = trace_format(&out, run, f, flen, args, (unsigned int)n);
 	if (err)
-		return ret_int(err);
+		return err > 0 ? 0 : ret_int(err);
 	if (size) {
 		out = (struct trace_out){
 			.buf = hr_run_mem(run, str, size, true), .cap = size
 		};
 		if (!out.buf)
 			return 0;
-		trace_format(&out, run, f, flen, args, (unsigned int)n);
+		trace_format(&out, run, c.fmt, c.fmt_len, c.args, c.nargs);
 		out.buf[out.used] = '\0';
 	}
 	return ret_int((int)out.total + 1);
 }
+
+/*
+ * int bpf_stream_vprintk_impl(stream_id, fmt__str, args, len__sz,
+ * aux__prog) (kernel/bpf/stream.c, 6.18): the text appended to the
+ * running program's stream (the verifier puts the program in aux__prog);
+ * 0, -ENOENT for a stream other than 1 and 2, -EINVAL for the arguments
+ * or the format, -ENOMEM for a text the kernel's 1 KiB element cannot
+ * hold, -ENOSPC past the stream's capacity. A text of exactly 1024
+ * bytes goes in as the kernel's does: 1023 of them and a NUL.
+ */
+static uint64_t stream_vprintk(uint64_t id, uint64_t fmt, uint64_t data,
+			       uint64_t data_len, uint64_t aux,
+			       struct hr_run *run)
+{
+	static __thread char text[HR_TRACE_BUF];
+	struct trace_out out = { .buf = text, .cap = sizeof(text) };
+	struct fmt_call c = { .nargs = 0 };
+	int err;
+
+	if ((id != HR_STREAM_STDOUT && id != HR_STREAM_STDERR) ||
+	    !run->vm->prog)
+		return ret_int(-ENOENT);
+	err = fmt_call_format(run, fmt, data, data_len, &c, &out);
+	if (err)
+		return err > 0 ? 0 : ret_int(err);
+	if (out.total > HR_TRACE_BUF)
+		return ret_int(-ENOMEM);
+	out.buf[out.used] = '\0';
+	return ret_int(
+		hr_prog_stream_push(run->vm->prog, (int)id, text, out.total));
+}
+
+const struct hr_kfunc hr_kfunc_stream_vprintk_impl = {
+	.name = "bpf_stream_vprintk_impl",
+	.fn = stream_vprintk,
+};
 
 /*
  * long bpf_strncmp(s1, s1_sz, s2): lib/string.c's strncmp, -1, 0 or 1,

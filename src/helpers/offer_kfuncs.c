@@ -121,7 +121,7 @@ const struct hr_offer hr_kfunc_offer[] = {
 	{ .name = "bpf_strchrnul", .types = X | T },
 	{ .name = "bpf_strcmp", .types = X | T },
 	{ .name = "bpf_strcspn", .types = X | T },
-	{ .name = "bpf_stream_vprintk_impl", .types = X | T, .why = WHY_TODO },
+	{ .name = "bpf_stream_vprintk_impl", .types = X | T },
 	{ .name = "bpf_strlen", .types = X | T },
 	{ .name = "bpf_strnchr", .types = X | T },
 	{ .name = "bpf_strnlen", .types = X | T },

@@ -10,6 +10,7 @@
 #include "vm/ctx_check.h"
 #include "vm/jit.h"
 #include "progs/prog_registry.h"
+#include "progs/stream.h"
 #include "maps/fd_array.h"
 #include "maps/map.h"
 
@@ -174,5 +175,6 @@ void hr_prog_free(struct hr_prog *prog)
 	for (uint32_t i = 0; prog->funcs && i < prog->nfuncs; i++)
 		free(prog->funcs[i].sec), free(prog->funcs[i].name);
 	free(prog->funcs);
+	hr_prog_stream_free(prog);
 	free(prog);
 }

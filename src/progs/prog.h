@@ -14,6 +14,7 @@
 
 struct hr_object;
 struct hr_map;
+struct hr_prog_stream;
 
 /* Kernel program type numbers (enum bpf_prog_type). */
 #define HR_KPROG_SCHED_CLS 3
@@ -102,6 +103,8 @@ struct hr_prog {
 	bool func_info;
 	struct hr_vm_prog vm;
 	struct hr_object *obj;
+	/* Its standard streams (stream.c), from the first write on. */
+	struct hr_prog_stream *stream;
 };
 
 struct hr_object {

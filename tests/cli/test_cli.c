@@ -136,7 +136,8 @@ static const char *not_yet_reason(const char *obj)
 	const char *why;
 	size_t i;
 
-	if (t_prog_by_design(obj, T_RANDOM | T_PER_PROCESS, &why))
+	if (t_prog_by_design(obj, T_RANDOM | T_PER_PROCESS | T_KERNEL_STATE,
+			     &why))
 		return why;
 
 	for (i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++)

@@ -143,6 +143,10 @@ static const struct {
 	  "bpf_get_current_pid_tgid answers for the caller: "
 	  "tests/maps/test_map_types_kernel.c compares it with the kernel "
 	  "from one process" },
+	{ "xdp_stream.o", T_KERNEL_STATE,
+	  "a stream write is -ENOMEM where the kernel cannot allocate a "
+	  "stream element (this host's can never): "
+	  "tests/helpers/test_stream.c compares the rest" },
 	{ "helper_curtask.o", T_REFUSED,
 	  "bpf_get_current_task hands out a kernel task_struct headroom "
 	  "does not have; the load fails naming the helper" },

@@ -65,6 +65,9 @@ enum t_by_design {
 	T_PER_PROCESS = 1 << 1,
 	/* The kernel loads it, headroom refuses it by design. */
 	T_REFUSED = 1 << 2,
+	/* The kernel's answer hangs on its own state beyond the program
+	 * and packet (an allocator): the object's own test compares it. */
+	T_KERNEL_STATE = 1 << 3,
 };
 
 /*
