@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The live kernel as oracle for LRU_HASH, LPM_TRIE, QUEUE, STACK, RINGBUF,
- * PROG_ARRAY and the map-in-map types: the same creations and user-space
+ * USER_RINGBUF (its creation rules), PROG_ARRAY and the map-in-map types: the same creations and user-space
  * operations through the bpf syscall and headroom's map API must return
  * the same codes and values, and every program of progs/maps/map_types_ops.bpf.c
  * and progs/maps/tailcall_chain.bpf.c must return the same retval from
@@ -115,6 +115,15 @@ static void test_create(void)
 		{ BPF_MAP_TYPE_RINGBUF, 4, 0, 4096, 0 },
 		{ BPF_MAP_TYPE_RINGBUF, 0, 4, 4096, 0 },
 		{ BPF_MAP_TYPE_RINGBUF, 0, 0, 4096, BPF_F_NO_PREALLOC },
+		{ BPF_MAP_TYPE_USER_RINGBUF, 0, 0, 4096, 0 },
+		{ BPF_MAP_TYPE_USER_RINGBUF, 0, 0, 1 << 20, BPF_F_NUMA_NODE },
+		{ BPF_MAP_TYPE_USER_RINGBUF, 0, 0, 12288, 0 },
+		{ BPF_MAP_TYPE_USER_RINGBUF, 0, 0, 2048, 0 },
+		{ BPF_MAP_TYPE_USER_RINGBUF, 0, 0, 0, 0 },
+		{ BPF_MAP_TYPE_USER_RINGBUF, 4, 0, 4096, 0 },
+		{ BPF_MAP_TYPE_USER_RINGBUF, 0, 4, 4096, 0 },
+		{ BPF_MAP_TYPE_USER_RINGBUF, 0, 0, 4096, BPF_F_NO_PREALLOC },
+		{ BPF_MAP_TYPE_USER_RINGBUF, 0, 0, 4096, BPF_F_RDONLY_PROG },
 		{ BPF_MAP_TYPE_PROG_ARRAY, 4, 4, 4, 0 },
 		{ BPF_MAP_TYPE_PROG_ARRAY, 4, 8, 4, 0 },
 		{ BPF_MAP_TYPE_PROG_ARRAY, 8, 4, 4, 0 },
