@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * bpf_user_ringbuf_drain over the samples user space submitted, for
- * test_user_ringbuf to compare with the kernel: the case after the
+ * bpf_user_ringbuf_drain over the samples user space submitted, from an
+ * XDP and a tc program, for test_user_ringbuf_drain to compare with the
+ * kernel: the case after the
  * Ethernet header says which ring (urb, 4 KiB, or urb_big, UR_BIG bytes),
  * the flags, after how many samples the callback returns 1, whether it
  * writes into the sample and whether it drains the same ring again from
@@ -88,16 +89,11 @@ static long sample_cb(struct bpf_dynptr *dynptr, void *ctx)
 	return 0;
 }
 
-SEC("xdp")
-int xdp_user_ringbuf(struct xdp_md *ctx)
+/* Drains the ring the case at @r says, and puts the answers there. */
+static __always_inline void drain_case(struct ur_case *r)
 {
-	void *data = (void *)(long)ctx->data;
-	void *data_end = (void *)(long)ctx->data_end;
-	struct ur_case *r = data + 14;
 	struct cb_ctx c = {};
 
-	if ((void *)(r + 1) > data_end)
-		return XDP_PASS;
 	c.stop_after = r->stop_after;
 	c.write = r->write;
 	c.nest = r->nest;
@@ -107,7 +103,30 @@ int xdp_user_ringbuf(struct xdp_md *ctx)
 	else
 		r->ret = bpf_user_ringbuf_drain(&urb, sample_cb, &c, r->flags);
 	r->calls = c.calls;
+}
+
+SEC("xdp")
+int xdp_user_ringbuf(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *data_end = (void *)(long)ctx->data_end;
+	struct ur_case *r = data + 14;
+
+	if ((void *)(r + 1) <= data_end)
+		drain_case(r);
 	return XDP_PASS;
+}
+
+SEC("tc")
+int tc_user_ringbuf(struct __sk_buff *skb)
+{
+	void *data = (void *)(long)skb->data;
+	void *data_end = (void *)(long)skb->data_end;
+	struct ur_case *r = data + 14;
+
+	if ((void *)(r + 1) <= data_end)
+		drain_case(r);
+	return 0; /* TC_ACT_OK */
 }
 
 char _license[] SEC("license") = "GPL";

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * bpf_user_ringbuf_drain (progs/helpers/xdp_user_ringbuf.bpf.c) under
- * each engine (interpreter, JIT, checked JIT), each case run once in
+ * bpf_user_ringbuf_drain (progs/helpers/xdp_user_ringbuf.bpf.c, an XDP
+ * and a tc program) under each engine (interpreter, JIT, checked JIT),
+ * each case run once in
  * headroom with samples given through headroom/user_ringbuf.h and once
  * through the kernel's BPF_PROG_TEST_RUN with the same samples given
  * through libbpf's user_ring_buffer: the drain's return and the number of
@@ -10,14 +11,15 @@
  * dynptr's size and read-only bit, the bytes bpf_dynptr_read and
  * bpf_dynptr_data gave, the answer of a bpf_dynptr_write into it, of a
  * drain of the same ring from inside it), compared byte for byte.
- * Cases: an empty ring (0); samples of 5, 0 and 40 bytes; the callback
+ * Cases, for each program: an empty ring (0); samples of 5, 0 and 40 bytes; the callback
  * returning 1 after k samples (k, the rest left for the next drain); a
  * discarded sample skipped; a reserved one not yet submitted stopping the
  * drain until it is; flags other than BPF_RB_NO_WAKEUP and
  * BPF_RB_FORCE_WAKEUP (-EINVAL); a nested drain (-EBUSY); a header
  * longer than what was produced (-EINVAL) until mended; the cap of
- * BPF_MAX_USER_RINGBUF_SAMPLES with a discarded sample counted towards it;
- * a sample larger than a dynptr (-E2BIG, xdp_user_ringbuf_big.o).
+ * then from XDP: BPF_MAX_USER_RINGBUF_SAMPLES with a discarded sample
+ * counted towards it; a sample larger than a dynptr (-E2BIG,
+ * xdp_user_ringbuf_big.o).
  */
 #include <errno.h>
 #include <string.h>
@@ -60,6 +62,7 @@ struct env {
 	bool kernel;
 	const char *obj;
 	const char *engine;
+	bool tc; /* the tc program, else the XDP one */
 	struct ring urb, big;
 };
 
@@ -194,18 +197,26 @@ static struct ur_case drain(struct env *e, const char *what, struct ur_case in,
 {
 	static uint8_t pkt[14 + sizeof(struct ur_case)];
 	struct oracle_case c = { .obj = e->obj,
+				 .prog = e->tc ? "tc_user_ringbuf" :
+						 "xdp_user_ringbuf",
 				 .data = pkt,
 				 .size = sizeof(pkt) };
 	static struct oracle_result hr, kr;
+	uint32_t pass = e->tc ? 0 : XDP_PASS; /* TC_ACT_OK */
+	struct __sk_buff skb;
 	struct ur_case h, k;
 	char label[128];
 
-	snprintf(label, sizeof(label), "%s: %s", e->engine, what);
+	memset(&skb, 0, sizeof(skb));
+	if (e->tc)
+		c.skb = &skb;
+	snprintf(label, sizeof(label), "%s %s: %s", e->engine,
+		 e->tc ? "tc" : "xdp", what);
 	memset(pkt, 0, sizeof(pkt));
 	memcpy(pkt + 14, &in, sizeof(in));
 	memset(&h, 0, sizeof(h));
 	CHECK(oracle_run_headroom(e->o, &c, &hr) == 0 && hr.err == 0 &&
-		      hr.retval == XDP_PASS,
+		      hr.retval == pass,
 	      "%s: headroom run (err %d retval %u)", label, hr.err, hr.retval);
 	memcpy(&h, hr.out + 14, sizeof(h));
 	CHECK(h.ret == want_ret && h.calls == want_calls,
@@ -215,7 +226,7 @@ static struct ur_case drain(struct env *e, const char *what, struct ur_case in,
 	if (!e->kernel)
 		return h;
 	CHECK(oracle_run_kernel(e->o, &c, &kr) == 0 && kr.err == 0 &&
-		      kr.retval == XDP_PASS,
+		      kr.retval == pass,
 	      "%s: kernel run (err %d retval %u)", label, kr.err, kr.retval);
 	memcpy(&k, kr.out + 14, sizeof(k));
 	CHECK(k.ret == h.ret && k.calls == h.calls,
@@ -348,6 +359,9 @@ static void one_engine(int engine, const char *name, bool kernel,
 		unsigned int before = t_passed;
 
 		cases_small(&e);
+		e.tc = true;
+		cases_small(&e);
+		e.tc = false;
 		cases_cap(&e);
 		*compared += t_passed - before;
 	}
