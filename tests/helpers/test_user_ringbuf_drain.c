@@ -19,7 +19,9 @@
  * longer than what was produced (-EINVAL) until mended; the cap of
  * then from XDP: BPF_MAX_USER_RINGBUF_SAMPLES with a discarded sample
  * counted towards it; a sample larger than a dynptr (-E2BIG,
- * xdp_user_ringbuf_big.o).
+ * xdp_user_ringbuf_big.o). Then, in headroom alone, callbacks the
+ * verifier refuses (user_ringbuf_forged.o) end the run and leave the ring
+ * drainable.
  */
 #include <errno.h>
 #include <string.h>
@@ -30,6 +32,7 @@
 #include "harness.h"
 #include "headroom/headroom.h"
 #include "oracle.h"
+#include "vm/vm.h" /* enum hr_abort */
 
 ORACLE_LINK_HEADROOM;
 
@@ -374,6 +377,54 @@ static void one_engine(int engine, const char *name, bool kernel,
 	oracle_free(e.o);
 }
 
+/*
+ * headroom alone (the kernel refuses user_ringbuf_forged.o): a callback
+ * that loads past its sample, stores into its const dynptr, submits it,
+ * or keeps the sample's address to load from after the drain ends the
+ * run there; the sample it had is consumed, and the next drain takes the
+ * rest (the ring is not left busy, nothing of it left reachable).
+ */
+static void forged(void)
+{
+	static const int want[5] = { HR_ABORT_NONE, HR_ABORT_OOB_LOAD,
+				     HR_ABORT_RDONLY, HR_ABORT_HELPER_ARG,
+				     HR_ABORT_OOB_LOAD };
+	HR_OPTS(hr_object_open_opts, oo);
+	struct hr_user_ringbuf *rb = NULL;
+	struct hr_object *obj = NULL;
+	struct hr_prog *p = NULL;
+	uint32_t retval;
+	char path[512];
+	void *s;
+	int eng, sel, ab;
+
+	t_prog_path("user_ringbuf_forged.o", path, sizeof(path));
+	CHECK_EQ(hr_object_open(path, &oo, &obj), 0);
+	if (obj) {
+		p = hr_object_find_prog(obj, "user_ringbuf_forged");
+		hr_user_ringbuf_new(hr_object_find_map(obj, "urb"), NULL, &rb);
+	}
+	CHECK(p && rb, "user_ringbuf_forged and its ring");
+	for (eng = HR_ENGINE_INTERP; p && rb && eng <= HR_ENGINE_JIT_CHECKED;
+	     eng++) {
+		for (sel = 1; sel <= 4; sel++) {
+			for (int i = 0; i < 2; i++)
+				if (!hr_user_ringbuf_reserve(rb, 8, &s))
+					hr_user_ringbuf_submit(rb, s);
+			ab = t_run_selector(p, (uint8_t)sel, eng, NULL);
+			CHECK(ab == want[sel], "engine %d selector %d: %s", eng,
+			      sel, hr_abort_str(ab));
+			ab = t_run_selector(p, 0, eng, &retval);
+			CHECK(ab == HR_ABORT_NONE &&
+				      retval == (sel == 4 ? 0 : 1),
+			      "engine %d after selector %d: %s, %u drained",
+			      eng, sel, hr_abort_str(ab), retval);
+		}
+	}
+	hr_user_ringbuf_free(rb);
+	hr_object_close(obj);
+}
+
 int main(void)
 {
 	static const struct {
@@ -386,6 +437,7 @@ int main(void)
 	char why[200];
 	bool kernel = t_have_kernel(why, sizeof(why));
 
+	forged();
 	for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
 		one_engine(engines[i].engine, engines[i].name, kernel,
 			   &compared);
