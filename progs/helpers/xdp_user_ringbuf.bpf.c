@@ -28,6 +28,18 @@ struct {
 	__uint(max_entries, UR_BIG);
 } urb_big SEC(".maps");
 
+/* Sizes libbpf rounds up to a power-of-2 number of pages (8192, 4096),
+ * as headroom's loader must. */
+struct {
+	__uint(type, BPF_MAP_TYPE_USER_RINGBUF);
+	__uint(max_entries, 5000);
+} urb_odd SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1000);
+} rb_odd SEC(".maps");
+
 struct seen {
 	__u32 size, rdonly;
 	long long read_ret, data_ok, write_ret, nest_ret;

@@ -21,7 +21,8 @@
  * counted towards it; a sample larger than a dynptr (-E2BIG,
  * xdp_user_ringbuf_big.o). Then, in headroom alone, callbacks the
  * verifier refuses (user_ringbuf_forged.o) end the run and leave the ring
- * drainable.
+ * drainable. And the loader sizes ring buffers as libbpf does (a
+ * power-of-2 number of pages, rounded up).
  */
 #include <errno.h>
 #include <string.h>
@@ -347,6 +348,33 @@ static void cases_e2big(struct env *e)
 	drain(e, "still there", in, -E2BIG, 0);
 }
 
+/* Ring sizes as libbpf rounds them (adjust_ringbuf_sz), on both sides. */
+static void sizes(struct env *e)
+{
+	static const struct {
+		const char *map;
+		uint32_t size;
+	} want[] = { { "urb", 4096 }, { "urb_odd", 8192 }, { "rb_odd", 4096 } };
+	struct hr_object *ho = oracle_headroom_object(e->o, e->obj);
+	struct bpf_object *ko = e->kernel ? oracle_kernel_object(e->o, e->obj) :
+					    NULL;
+	struct hr_map *hm;
+	struct bpf_map *km;
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		hm = ho ? hr_object_find_map(ho, want[i].map) : NULL;
+		CHECK(hm && hr_map_max_entries(hm) == want[i].size,
+		      "%s: headroom's size %u, want %u", want[i].map,
+		      hm ? hr_map_max_entries(hm) : 0, want[i].size);
+		if (!e->kernel)
+			continue;
+		km = ko ? bpf_object__find_map_by_name(ko, want[i].map) : NULL;
+		CHECK(km && bpf_map__max_entries(km) == want[i].size,
+		      "%s: the kernel's size %u, want %u", want[i].map,
+		      km ? bpf_map__max_entries(km) : 0, want[i].size);
+	}
+}
+
 static void one_engine(int engine, const char *name, bool kernel,
 		       unsigned int *compared)
 {
@@ -361,6 +389,7 @@ static void one_engine(int engine, const char *name, bool kernel,
 	if (ring_open(&e, "urb", &e.urb) && ring_open(&e, "urb_big", &e.big)) {
 		unsigned int before = t_passed;
 
+		sizes(&e);
 		cases_small(&e);
 		e.tc = true;
 		cases_small(&e);
