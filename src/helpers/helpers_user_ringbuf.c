@@ -39,8 +39,8 @@ struct drain {
 	long samples, discarded;
 };
 
-/* One sample to the callback; its return, or -1 after an abort. */
-static long drain_one(struct drain *d, void *sample, uint32_t size)
+/* One sample to the callback; its return (check run->abort after). */
+static uint64_t drain_one(struct drain *d, void *sample, uint32_t size)
 {
 	struct hr_dynptr dp = {
 		.data = (uintptr_t)sample,
@@ -59,19 +59,19 @@ static long drain_one(struct drain *d, void *sample, uint32_t size)
 		.flags = HR_REGION_READ | HR_REGION_WRITE,
 	};
 	if (!hr_run_charge_callback(d->run, d->pc))
-		return -1;
+		return 0;
 	ret = d->run->callback(d->run, d->pc, args);
 	hr_user_ringbuf_release(d->map, size);
 	/* Neither is reachable once the callback returned. */
 	d->extra[0].end = d->extra[0].start;
 	d->extra[1].end = d->extra[1].start;
-	return d->run->abort ? -1 : (long)ret;
+	return ret;
 }
 
 /* The loop of the kernel's bpf_user_ringbuf_drain, the ring held. */
 static long drain_all(struct drain *d)
 {
-	long ret = 0;
+	uint64_t ret = 0;
 	uint32_t size;
 	void *sample;
 	int err;
@@ -89,8 +89,8 @@ static long drain_all(struct drain *d)
 		if (err)
 			return err;
 		ret = drain_one(d, sample, size);
-		if (ret < 0)
-			return 0; /* aborted */
+		if (d->run->abort)
+			return 0;
 	}
 	return d->samples - d->discarded;
 }
