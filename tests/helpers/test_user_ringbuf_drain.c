@@ -21,11 +21,15 @@
  * counted towards it; a sample larger than a dynptr (-E2BIG,
  * xdp_user_ringbuf_big.o). Then, in headroom alone, callbacks the
  * verifier refuses (user_ringbuf_forged.o) end the run and leave the ring
- * drainable. And the loader sizes ring buffers as libbpf does (a
+ * drainable; a producer blocked in hr_user_ringbuf_reserve_blocking is
+ * woken by a drain, but not by one with BPF_RB_NO_WAKEUP. And the loader sizes ring buffers as libbpf does (a
  * power-of-2 number of pages, rounded up).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -33,6 +37,8 @@
 #include "harness.h"
 #include "headroom/headroom.h"
 #include "oracle.h"
+#include "maps/map.h"
+#include "maps/ringbuf.h" /* its waiters */
 #include "vm/vm.h" /* enum hr_abort */
 
 ORACLE_LINK_HEADROOM;
@@ -348,6 +354,88 @@ static void cases_e2big(struct env *e)
 	drain(e, "still there", in, -E2BIG, 0);
 }
 
+struct waiter {
+	struct hr_user_ringbuf *rb;
+	int timeout, err;
+	double ms;
+};
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static void *wait_room(void *arg)
+{
+	struct waiter *w = arg;
+	double t0 = now_ms();
+	void *s;
+
+	w->err = hr_user_ringbuf_reserve_blocking(w->rb, 56, w->timeout, &s);
+	w->ms = now_ms() - t0;
+	if (!w->err)
+		hr_user_ringbuf_discard(w->rb, s);
+	return NULL;
+}
+
+/*
+ * headroom alone: a producer blocked on a full ring is woken by the
+ * program's drain (flags 0), and not by one with BPF_RB_NO_WAKEUP, after
+ * which it finds the room only when its timeout is up.
+ */
+static void wakeups(struct env *e)
+{
+	static const uint64_t flags[2] = { 0, BPF_RB_NO_WAKEUP };
+	static uint8_t pkt[14 + sizeof(struct ur_case)];
+	struct oracle_case c = { .obj = e->obj,
+				 .prog = "xdp_user_ringbuf",
+				 .data = pkt,
+				 .size = sizeof(pkt) };
+	static struct oracle_result hr;
+	struct ur_case in = { .stop_after = 1 };
+	struct hr_object *ho = oracle_headroom_object(e->o, e->obj);
+	struct hr_map *m = ho ? hr_object_find_map(ho, "urb") : NULL;
+	struct hr_ringbuf *rb = m ? m->priv : NULL;
+	struct waiter w = { .rb = e->urb.h };
+	pthread_t t;
+	void *s;
+
+	CHECK(rb != NULL, "urb's ring");
+	if (!rb)
+		return;
+
+	for (int i = 0; i < 2; i++) {
+		while (!hr_user_ringbuf_reserve(e->urb.h, 56, &s))
+			hr_user_ringbuf_submit(e->urb.h, s);
+		w.timeout = i ? 300 : 3000;
+		pthread_create(&t, NULL, wait_room, &w);
+		/* Until it waits (at most 5 s): no drain before. */
+		for (int ms = 0;
+		     ms < 5000 &&
+		     !__atomic_load_n(&rb->waiters, __ATOMIC_SEQ_CST);
+		     ms++)
+			usleep(1000);
+		in.flags = flags[i];
+		memset(pkt, 0, sizeof(pkt));
+		memcpy(pkt + 14, &in, sizeof(in));
+		CHECK(oracle_run_headroom(e->o, &c, &hr) == 0 && hr.err == 0,
+		      "%s: the drain that makes room", e->engine);
+		pthread_join(t, NULL);
+		CHECK(w.err == 0 && (i ? w.ms >= 280 : w.ms < 2500),
+		      "%s: flags %llu: the producer got room after %.0f ms "
+		      "(%d)",
+		      e->engine, (unsigned long long)flags[i], w.ms, w.err);
+		/* Empty again, for what follows. */
+		in = (struct ur_case){ 0 };
+		memcpy(pkt + 14, &in, sizeof(in));
+		CHECK(oracle_run_headroom(e->o, &c, &hr) == 0, "emptied");
+		in.stop_after = 1;
+	}
+}
+
 /* Ring sizes as libbpf rounds them (adjust_ringbuf_sz), on both sides. */
 static void sizes(struct env *e)
 {
@@ -379,6 +467,7 @@ static void one_engine(int engine, const char *name, bool kernel,
 		       unsigned int *compared)
 {
 	struct env e = { .kernel = kernel, .engine = name };
+	unsigned int before = t_passed, alone;
 	int ret = oracle_new(&e.o);
 
 	CHECK(ret == 0, "oracle_new");
@@ -387,15 +476,15 @@ static void one_engine(int engine, const char *name, bool kernel,
 	oracle_set_engine(e.o, engine);
 	e.obj = OBJ;
 	if (ring_open(&e, "urb", &e.urb) && ring_open(&e, "urb_big", &e.big)) {
-		unsigned int before = t_passed;
-
 		sizes(&e);
 		cases_small(&e);
 		e.tc = true;
 		cases_small(&e);
 		e.tc = false;
+		alone = t_passed;
+		wakeups(&e);
+		before += t_passed - alone; /* headroom's alone */
 		cases_cap(&e);
-		*compared += t_passed - before;
 	}
 	ring_close(&e.urb);
 	ring_close(&e.big);
@@ -404,6 +493,7 @@ static void one_engine(int engine, const char *name, bool kernel,
 		cases_e2big(&e);
 	ring_close(&e.big);
 	oracle_free(e.o);
+	*compared += t_passed - before;
 }
 
 /*

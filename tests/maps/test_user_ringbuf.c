@@ -223,6 +223,7 @@ struct blocked {
 	struct hr_user_ringbuf *p;
 	int timeout, err;
 	int64_t ms;
+	int done;
 };
 
 static int64_t now_ms(void)
@@ -243,7 +244,32 @@ static void *reserve_thread(void *arg)
 	b->ms = now_ms() - t0;
 	if (!b->err)
 		hr_user_ringbuf_submit(b->p, s);
+	__atomic_store_n(&b->done, 1, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+/* Starts a producer blocked on @m's full ring: true once it waits. */
+static bool start_blocked(struct hr_map *m, struct blocked *b, pthread_t *t)
+{
+	struct hr_ringbuf *rb = m->priv;
+	int ms;
+
+	b->done = 0;
+	pthread_create(t, NULL, reserve_thread, b);
+	for (ms = 0;
+	     ms < 5000 && !__atomic_load_n(&rb->waiters, __ATOMIC_SEQ_CST);
+	     ms++)
+		usleep(1000);
+	CHECK(ms < 5000, "the producer waits");
+	return ms < 5000;
+}
+
+/* Whether the producer is done within @ms. */
+static bool done_within(struct blocked *b, int ms)
+{
+	while (ms-- > 0 && !__atomic_load_n(&b->done, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	return __atomic_load_n(&b->done, __ATOMIC_ACQUIRE);
 }
 
 /* A drain of one sample, waking producers as @wakeup says. */
@@ -274,17 +300,21 @@ static void test_blocking(void)
 		hr_user_ringbuf_submit(p, a);
 	}
 	b.p = p;
-	/* For ever: a drain that made room wakes it. */
-	pthread_create(&t, NULL, reserve_thread, &b);
-	usleep(50000);
+	/* For ever: a drain that made room wakes it (a producer it did not
+	 * wake is left behind, failed, rather than the test hanging). */
+	if (!start_blocked(m, &b, &t))
+		return;
 	drain_one(m, true);
+	CHECK(done_within(&b, 3000), "a drain with a wakeup wakes it");
+	if (!b.done)
+		return;
 	pthread_join(t, NULL);
 	CHECK_EQ(b.err, 0);
 	/* 150 ms: a drain without a wakeup leaves it waiting until the
 	 * time is up, when it tries once more and finds the room. */
 	b.timeout = 150;
-	pthread_create(&t, NULL, reserve_thread, &b);
-	usleep(20000);
+	if (!start_blocked(m, &b, &t))
+		return;
 	drain_one(m, false);
 	pthread_join(t, NULL);
 	CHECK_EQ(b.err, 0);
