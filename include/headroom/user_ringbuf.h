@@ -35,7 +35,8 @@ struct hr_user_ringbuf_opts {
 int hr_user_ringbuf_new(struct hr_map *map,
 			const struct hr_user_ringbuf_opts *opts,
 			struct hr_user_ringbuf **rb);
-/* Frees the producer (not the map, nor what was submitted). */
+/* Frees the producer (not the map, which must outlive it, nor what was
+ * submitted). */
 void hr_user_ringbuf_free(struct hr_user_ringbuf *rb);
 
 /*
