@@ -8,7 +8,8 @@
  * writes into the sample and whether it drains the same ring again from
  * inside (-EBUSY). The callback stores what it saw of each of the first
  * 16 samples in `seen` (the dynptr's size and read-only bit, the first
- * bytes by bpf_dynptr_read and bpf_dynptr_data, its write's answer) and
+ * and last bytes by bpf_dynptr_read and bpf_dynptr_data, its write's
+ * answer) and
  * counts every call; the drain's return and the counts go back in the
  * packet.
  */
@@ -45,6 +46,8 @@ struct seen {
 	long long read_ret, data_ok, write_ret, nest_ret;
 	__u8 bytes[32];
 	__u64 first8;
+	__u8 tail[8]; /* the last 8 bytes, when there are 8 */
+	long long tail_ret;
 };
 
 struct {
@@ -90,6 +93,9 @@ static long sample_cb(struct bpf_dynptr *dynptr, void *ctx)
 		s->data_ok = p != 0;
 		if (p)
 			s->first8 = *p;
+		if (s->size >= 8)
+			s->tail_ret = bpf_dynptr_read(s->tail, 8, dynptr,
+						      s->size - 8, 0);
 		if (c->write)
 			s->write_ret = bpf_dynptr_write(dynptr, 0, &one, 1, 0);
 		if (c->nest)

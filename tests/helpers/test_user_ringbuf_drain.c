@@ -13,7 +13,8 @@
  * drain of the same ring from inside it), compared byte for byte.
  * Cases, for each program: an empty ring (0); samples of 5, 0 and 40 bytes; the callback
  * returning 1 after k samples (k, the rest left for the next drain); a
- * discarded sample skipped; a reserved one not yet submitted stopping the
+ * discarded sample skipped; samples of 1000 bytes until one crosses the
+ * ring's end; a reserved one not yet submitted stopping the
  * drain until it is; flags other than BPF_RB_NO_WAKEUP and
  * BPF_RB_FORCE_WAKEUP (-EINVAL); a nested drain (-EBUSY); a header
  * longer than what was produced (-EINVAL) until mended; the cap of
@@ -52,6 +53,8 @@ struct seen {
 	int64_t read_ret, data_ok, write_ret, nest_ret;
 	uint8_t bytes[32];
 	uint64_t first8;
+	uint8_t tail[8];
+	int64_t tail_ret;
 };
 
 struct ur_case {
@@ -320,6 +323,18 @@ static void cases_small(struct env *e)
 	      (long long)s.write_ret);
 	in.write = in.nest = 0;
 
+	/* Samples of 1000 bytes until one has crossed the ring's end: its
+	 * bytes still in order on both sides (the ring is mapped twice). */
+	seen_clear(e);
+	for (i = 0; i < 5; i++) {
+		put(e, &e->urb, 1000, SUBMIT, NULL);
+		drain(e, "1000 bytes", in, 1, 1);
+		seen_read(e, "1000 bytes", 0, &s);
+		CHECK(s.tail_ret == 0 && s.tail[7] == (uint8_t)(999 + 7000) &&
+			      s.bytes[31] == (uint8_t)(31 + 7000),
+		      "sample %u of 1000 bytes: tail %lld, last byte %u", i,
+		      (long long)s.tail_ret, s.tail[7]);
+	}
 	/* A header longer than what was produced, then mended. */
 	put(e, &e->urb, 8, HOLD, held);
 	set_hdr(held, 64 | HR_RINGBUF_BUSY_BIT);
