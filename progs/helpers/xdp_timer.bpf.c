@@ -28,35 +28,8 @@
  * packets must not arm timers whose firing they cannot predict. */
 #define TIMER_MAGIC 0x54494d45
 
-struct tval {
-	struct bpf_timer t;
-	__u64 fired;
-	__u32 id;
-	__u32 cb_key; /* added to once, from 0 */
-	__s64 cb_ret; /* added to once, from 0 */
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 16);
-	__type(key, __u32);
-	__type(value, struct tval);
-} arr SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16);
-	__type(key, __u32);
-	__type(value, struct tval);
-} hmap SEC(".maps");
-
-/* Callbacks counted by value id (map * 16 + key). */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 32);
-	__type(key, __u32);
-	__type(value, __u64);
-} counts SEC(".maps");
+#define HR_ASYNC_FIELD struct bpf_timer
+#include "hr_async.h"
 
 /* After the Ethernet header: the case in, the answers out. */
 struct timer_rec {
@@ -69,43 +42,30 @@ struct timer_rec {
 	__s64 r[16];
 };
 
-/* Every store a callback makes is atomic: the test reads the values
- * while callbacks may run (as ThreadSanitizer sees it, in headroom). */
-static void count(struct tval *v, __u32 *key)
+static int timer_cb(void *map, __u32 *key, struct aval *v)
 {
-	__u32 id = v->id;
-	__u64 *c = bpf_map_lookup_elem(&counts, &id);
-
-	__sync_fetch_and_add(&v->cb_key, *key);
-	__sync_fetch_and_add(&v->fired, 1);
-	if (c)
-		__sync_fetch_and_add(c, 1);
-}
-
-static int timer_cb(void *map, __u32 *key, struct tval *v)
-{
-	count(v, key);
+	count(v, *key);
 	return 0;
 }
 
-static int rearm_cb(void *map, __u32 *key, struct tval *v)
+static int rearm_cb(void *map, __u32 *key, struct aval *v)
 {
-	count(v, key);
-	bpf_timer_start(&v->t, 0, 0);
+	count(v, *key);
+	bpf_timer_start(&v->f, 0, 0);
 	return 0;
 }
 
-static int deadlk_cb(void *map, __u32 *key, struct tval *v)
+static int deadlk_cb(void *map, __u32 *key, struct aval *v)
 {
-	count(v, key);
-	__sync_fetch_and_add(&v->cb_ret, bpf_timer_cancel(&v->t));
+	count(v, *key);
+	__sync_fetch_and_add(&v->cb_ret, bpf_timer_cancel(&v->f));
 	return 0;
 }
 
 static __always_inline void run_case(struct timer_rec *r, void *map,
-				     struct tval *v)
+				     struct aval *v)
 {
-	struct bpf_timer *t = &v->t;
+	struct bpf_timer *t = &v->f;
 
 	switch (r->mode) {
 	case 0:
@@ -152,7 +112,7 @@ int xdp_timer(struct xdp_md *ctx)
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
 	struct timer_rec *r = data + 14;
-	struct tval zero = {}, *v;
+	struct aval zero = {}, *v;
 	__u32 key;
 
 	if ((void *)(r + 1) > data_end || r->magic != TIMER_MAGIC)

@@ -92,4 +92,8 @@ bool hr_check_helper_wrong_type(bool xdp, int id);
  * device-bound). */
 bool hr_check_calls_hints(const struct hr_prog *prog);
 
+/* Whether the verifier takes @fmt as bpf_snprintf's format for @num_args
+ * arguments (bprintf.c). */
+bool hr_check_bprintf_fmt_ok(const char *fmt, uint32_t num_args);
+
 #endif /* HR_CHECK_CHECK_H */

@@ -47,13 +47,16 @@ const char *hr_check_kernel_libbpf_error(void)
 	return libbpf_said;
 }
 
-/* "12: (71) r1 = ..." -> 12; -1 when @l is not an instruction line. */
+/* "12: (71) r1 = ..." -> 12, and "12: <invalid CO-RE relocation>", the
+ * line libbpf writes over a poisoned call's; -1 when @l is not an
+ * instruction line. */
 static int insn_line(const char *l)
 {
 	char *e;
 	long v = strtol(l, &e, 10);
 
-	if (e == l || e[0] != ':' || e[1] != ' ' || e[2] != '(' || v < 0)
+	if (e == l || e[0] != ':' || e[1] != ' ' ||
+	    (e[2] != '(' && e[2] != '<') || v < 0 || v > INT32_MAX)
 		return -1;
 	return (int)v;
 }

@@ -26,7 +26,7 @@ void hr_check_from_load_error(const char *err, bool xdp,
 {
 	const char *p = strstr(err, " insn ");
 	int off, size, id, end = 0;
-	char name[64];
+	char name[64], field[16];
 
 	memset(res, 0, sizeof(*res));
 	res->verdict = HR_CHECK_UNKNOWN;
@@ -57,14 +57,15 @@ void hr_check_from_load_error(const char *err, bool xdp,
 			 "frame pointer is read only");
 	} else if (sscanf(p,
 			  "map '%63[^']' has to have BTF in order to use "
-			  "bpf_timer",
-			  name) == 1) {
+			  "%15[a-z_]",
+			  name, field) == 2 &&
+		   (!strcmp(field, "bpf_timer") || !strcmp(field, "bpf_wq"))) {
 		/* map_check_btf refused the value's BTF (loader/timer_use.c):
 		 * the verifier's check_map_field_pointer then refuses. */
 		res->verdict = HR_CHECK_REJECT;
 		snprintf(res->reason, sizeof(res->reason),
-			 "map '%s' has to have BTF in order to use bpf_timer",
-			 name);
+			 "map '%s' has to have BTF in order to use %s", name,
+			 field);
 	} else if (sscanf(p, "atomic operation on the context in R%d", &id) ==
 		   1) {
 		/* check_atomic_rmw refuses a context operand whatever its

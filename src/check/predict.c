@@ -30,6 +30,7 @@
 #include "helpers/dynptr.h"
 #include "helpers/helpers.h"
 #include "helpers/offer.h"
+#include "loader/core_relo.h"
 #include "maps/fd_array.h"
 #include "maps/map.h"
 #include "maps/map_impl.h"
@@ -47,6 +48,9 @@
 /* Call frames: the main function and seven nested calls, the kernel's
  * MAX_CALL_FRAMES. */
 #define MAX_FRAMES 8
+/* struct walk's func_cb */
+#define FUNC_CB 1
+#define FUNC_ASYNC 2
 
 enum rtype {
 	R_NONE, /* not initialized */
@@ -177,8 +181,24 @@ static const char *reg_str(const struct reg *r)
 
 struct slot {
 	bool spill; /* an 8-byte register spill */
+	/* Bytes (bit i: byte i of the slot) a helper wrote, which the
+	 * kernel marks STACK_MISC: a read of them alone is a number it
+	 * knows nothing of, exactly [0, the size's max]. */
+	uint8_t misc;
 	struct reg r;
 };
+
+/* The bits of slot @o's bytes that [a, a + size) covers. */
+static uint8_t slot_bytes(int64_t o, int64_t a, int64_t size)
+{
+	uint8_t m = 0;
+	int64_t i;
+
+	for (i = 0; i < 8; i++)
+		if (o + i >= a && o + i < a + size)
+			m |= (uint8_t)(1u << i);
+	return m;
+}
 
 /* A caller's frame while its callee runs: its registers as the call left
  * them (R0-R5 not initialized), its stack, where to return. */
@@ -191,6 +211,7 @@ struct frame {
 	 * references held when it was entered. */
 	int16_t cb;
 	int16_t cb_refs;
+	bool soft; /* the caller's state's, at the call */
 };
 
 struct state {
@@ -322,6 +343,10 @@ struct walk {
 	 * kernel's subprog stack_depth), and whether a path called it. */
 	uint32_t *func_depth;
 	bool *func_called;
+	/* Per function: FUNC_CB when a path handed it to a helper as a
+	 * callback (the kernel's subprog is_cb), FUNC_ASYNC when as a
+	 * timer's (is_async_cb). */
+	uint8_t *func_cb;
 	struct global_sig *globals; /* per function of prog->funcs */
 	/* Per instruction: the line info record covering it (index + 1,
 	 * 0: none), and the record the log printed last over all paths
@@ -636,6 +661,13 @@ static const struct hr_map_fields *map_fields(struct walk *w,
 	return &w->fields[i];
 }
 
+/* Whether bytes [lo, hi) of a value of @m overlap the 16 bytes at @off
+ * (a bpf_timer or a bpf_wq; -1: none). */
+static bool overlaps16(int off, int64_t lo, int64_t hi)
+{
+	return off >= 0 && lo < off + 16 && hi > off;
+}
+
 /* Whether bytes [lo, hi) of a value of @m may touch a field the kernel
  * forbids to loads and stores (check_map_access: "cannot be accessed
  * directly"), or one this model does not place. */
@@ -644,29 +676,33 @@ static bool touches_field(struct walk *w, const struct hr_map *m, int64_t lo,
 {
 	const struct hr_map_fields *f = map_fields(w, m);
 
-	if (f->unsure)
-		return true;
-	if (f->timer_off >= 0 && lo < f->timer_off + 16 && hi > f->timer_off)
+	if (f->unsure || overlaps16(f->timer_off, lo, hi) ||
+	    overlaps16(f->wq_off, lo, hi))
 		return true;
 	return f->lock_off >= 0 && lo < f->lock_off + 4 && hi > f->lock_off;
 }
 
-/* Whether bytes [lo, hi) of a value of @m touch its bpf_timer and no
- * other field (check_map_access then says so for the timer). */
-static bool timer_touched(struct walk *w, const struct hr_map *m, int64_t lo,
-			  int64_t hi)
+/* The name of the bpf_timer or bpf_wq bytes [lo, hi) of a value of @m
+ * touch when they touch no other field (check_map_access then says so
+ * for it); NULL otherwise. */
+static const char *async_touched(struct walk *w, const struct hr_map *m,
+				 int64_t lo, int64_t hi)
 {
 	const struct hr_map_fields *f = map_fields(w, m);
+	bool timer = overlaps16(f->timer_off, lo, hi),
+	     wq = overlaps16(f->wq_off, lo, hi);
 
-	return !f->unsure && f->timer_off >= 0 && lo < f->timer_off + 16 &&
-	       hi > f->timer_off &&
-	       !(f->lock_off >= 0 && lo < f->lock_off + 4 && hi > f->lock_off);
+	if (f->unsure || timer == wq ||
+	    (f->lock_off >= 0 && lo < f->lock_off + 4 && hi > f->lock_off))
+		return NULL;
+	return timer ? "bpf_timer" : "bpf_wq";
 }
 
 static int check_val(struct walk *w, struct state *s, uint32_t pc, int regno,
 		     const struct reg *b, int off, int size, bool write)
 {
 	int64_t a = (int64_t)b->off + off;
+	const char *field;
 
 	if (!b->exact) {
 		set_unknown(w, pc,
@@ -700,16 +736,18 @@ static int check_val(struct walk *w, struct state *s, uint32_t pc, int regno,
 			     "invalid access to map value, value_size=%u "
 			     "off=%lld size=%d",
 			     b->vsize, (long long)(a + (int64_t)b->hi), size);
-	if (b->map && timer_touched(w, b->map, a + (int64_t)b->lo,
-				    a + (int64_t)b->hi + size))
+	field = b->map ? async_touched(w, b->map, a + (int64_t)b->lo,
+				       a + (int64_t)b->hi + size) :
+			 NULL;
+	if (field)
 		return fault(w, s, pc,
-			     "bpf_timer cannot be accessed directly by "
-			     "load/store");
+			     "%s cannot be accessed directly by load/store",
+			     field);
 	if (b->map && touches_field(w, b->map, a + (int64_t)b->lo,
 				    a + (int64_t)b->hi + size)) {
 		set_unknown(w, pc,
 			    "a map value access near a special field "
-			    "(bpf_spin_lock, timer, kptr ...)");
+			    "(bpf_spin_lock, timer, wq, kptr ...)");
 		return -1;
 	}
 	return 0;
@@ -817,6 +855,7 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 		if (write && sl->r.t == R_DYNPTR && dyn_overwrite(w, s, pc, sl))
 			return -1;
 		if (write) {
+			sl->misc &= (uint8_t)~slot_bytes(a & ~7, a, size);
 			if (size == 8 && val) {
 				sl->spill = true;
 				sl->r = *val;
@@ -850,7 +889,11 @@ static int mem_access(struct walk *w, struct state *s, uint32_t pc, int regno,
 		}
 		/* Root reads uninitialized stack (allow_uninit_stack); what
 		 * the kernel knows of narrow spills this model does not. */
-		*out = scalar(0, size_max(size), false);
+		*out = scalar(0, size_max(size),
+			      !sl->spill &&
+				      (sl->misc &
+				       slot_bytes(a & ~7, a, size)) ==
+					      slot_bytes(a & ~7, a, size));
 		return 0;
 	}
 	case R_VAL:
@@ -1553,11 +1596,16 @@ static int mem_arg(struct walk *w, struct state *s, uint32_t pc, int regno,
 				return -1;
 			}
 		stack_used(w, s, r, a);
-		if (write)
-			for (int64_t o = a & ~7; o < a + size; o += 8)
-				*slot_at(s, r, (int)o) = (struct slot){
-					.r = scalar(0, UINT64_MAX, false)
-				};
+		/* A helper's write makes its bytes STACK_MISC, and a spilled
+		 * number's whole slot (check_stack_range_initialized). */
+		for (int64_t o = a & ~7; write && o < a + size; o += 8) {
+			struct slot *sl = slot_at(s, r, (int)o);
+			uint8_t m = sl->spill ? 0xff : sl->misc;
+
+			*sl = (struct slot){ .misc = m | slot_bytes(o, a, size),
+					     .r = scalar(0, UINT64_MAX,
+							 false) };
+		}
 		return 0;
 	case R_RBUF:
 	case R_MEM:
@@ -1794,7 +1842,8 @@ static int proto_ctx(struct walk *w, struct state *s, uint32_t pc, int regno)
 /* A memory argument that may be NULL, passed a known 0. */
 static bool is_null_arg(const struct reg *r, int kind)
 {
-	return kind == HR_ARG_MEM_RO_NULL && is_const(r) && !r->lo;
+	return (kind == HR_ARG_MEM_RO_NULL || kind == HR_ARG_MEM_W_NULL) &&
+	       is_const(r) && !r->lo;
 }
 
 /* An ARG_CONST_SIZE(_OR_ZERO) argument @regno and the memory argument
@@ -1830,13 +1879,13 @@ static int proto_size(struct walk *w, struct state *s, uint32_t pc,
 	}
 	/* Whether the kernel counts a written buffer as a write depends on
 	 * the proto's MEM_WRITE flag; into a read-only map, cannot tell. */
-	if (mkind == HR_ARG_MEM_W && s->r[regno - 1].t == R_VAL &&
-	    s->r[regno - 1].rdonly) {
+	if ((mkind == HR_ARG_MEM_W || mkind == HR_ARG_MEM_W_NULL) &&
+	    s->r[regno - 1].t == R_VAL && s->r[regno - 1].rdonly) {
 		set_unknown(w, pc, "a helper writing into a read-only map");
 		return -1;
 	}
 	return mem_arg(w, s, pc, regno - 1, (int64_t)r->hi,
-		       mkind == HR_ARG_MEM_W);
+		       mkind == HR_ARG_MEM_W || mkind == HR_ARG_MEM_W_NULL);
 }
 
 /* An ARG_PTR_TO_CONST_STR the kernel takes (check_reg_const_str): a
@@ -1860,6 +1909,32 @@ static bool const_str_ok(const struct reg *r)
 		      r->vsize - (uint32_t)r->off) != NULL;
 }
 
+/* The constant string @r points to (const_str_ok has passed). */
+static const char *const_str(const struct reg *r)
+{
+	struct hr_region rg[2];
+
+	r->map->ops->regions((struct hr_map *)r->map, rg, 2);
+	return (const char *)(rg[0].start + (uint32_t)r->off);
+}
+
+/* check_bpf_snprintf_call: the data a whole number of u64 arguments (the
+ * kernel refuses other sizes without a word), the format one
+ * bpf_bprintf_prepare takes for that many. */
+static int snprintf_fmt(struct walk *w, struct state *s, uint32_t pc)
+{
+	const struct reg *len = &s->r[5];
+
+	if (!is_const(len) || len->lo % 8) {
+		set_unknown(w, pc, "bpf_snprintf's data size");
+		return -1;
+	}
+	if (!hr_check_bprintf_fmt_ok(const_str(&s->r[3]),
+				     (uint32_t)(len->lo / 8)))
+		return fault(w, s, pc, "Invalid format string");
+	return 0;
+}
+
 /* One argument of a helper of the table, as check_func_arg takes it;
  * *map gets an ARG_CONST_MAP_PTR's map. */
 static int proto_arg(struct walk *w, struct state *s, uint32_t pc,
@@ -1880,6 +1955,7 @@ static int proto_arg(struct walk *w, struct state *s, uint32_t pc,
 	case HR_ARG_MEM_RO:
 	case HR_ARG_MEM_RO_NULL:
 	case HR_ARG_MEM_W:
+	case HR_ARG_MEM_W_NULL:
 		/* Checked with its size, the argument after it. */
 		if (r->t == R_SCALAR && !is_null_arg(r, kind) && !r->exact) {
 			set_unknown(w, pc, "a buffer argument maybe NULL");
@@ -2580,6 +2656,28 @@ static int call_while_locked(struct walk *w, struct state *s, uint32_t pc,
 static int callback_call(struct walk *w, struct state *s, uint32_t pc, int id);
 static int timer_call(struct walk *w, struct state *s, uint32_t pc, int id);
 
+/*
+ * bpf_throw: with the default exception callback the path ends there, as
+ * at an exit (do_check's process_bpf_exit_full with exception_exit), and
+ * no return value is checked. What is held at that point is checked with
+ * words this check does not model, and whether a callback throws is
+ * checked after the walk (throw_in_callback_refused).
+ */
+static int throw_call(struct walk *w, struct state *s, uint32_t pc)
+{
+	if (s->r[1].t != R_SCALAR) {
+		set_unknown(w, pc, "bpf_throw's cookie");
+		return -1;
+	}
+	if (s->nrefs || s->rcu || s->preempt || s->locked) {
+		set_unknown(w, pc,
+			    "bpf_throw with a reference, lock or "
+			    "section held");
+		return -1;
+	}
+	return -1;
+}
+
 /* A helper or kfunc call; 0 to go on, -1 when the path ends. */
 static int call(struct walk *w, struct state *s, uint32_t pc,
 		const struct hr_insn *in)
@@ -2595,11 +2693,20 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 		const struct hr_kfunc *k =
 			w->prog->kfuncs ? w->prog->kfuncs[pc] : NULL;
 
+		/* libbpf poisons a relocation it could not resolve with a
+		 * call of an unknown helper, which the verifier refuses when
+		 * reached; libbpf then writes this line in its place. */
+		if (fn == hr_core_poison_fn)
+			return fault(w, s, pc,
+				     "failed to resolve CO-RE relocation %s",
+				     hr_core_poison_desc((uint32_t)in->imm));
 		/* add_kfunc_call refuses every kfunc to other licenses. */
 		if (!license_gpl(w)) {
 			set_unknown(w, pc, "a kfunc, and the license");
 			return -1;
 		}
+		if (k == &hr_kfunc_throw)
+			return throw_call(w, s, pc);
 		if (k) {
 			int ret = section_kfunc(w, s, pc, k);
 
@@ -2979,6 +3086,8 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 			return -1;
 		}
 		if (proto_call(w, s, pc, p, &r0))
+			return -1;
+		if (id == BPF_FUNC_snprintf && snprintf_fmt(w, s, pc))
 			return -1;
 		break;
 	}
@@ -3450,7 +3559,7 @@ static bool frame_same(const struct reg *ar, const struct slot *as,
 		if (!reg_same(&ar[i], &br[i], ma, mb))
 			return false;
 	for (i = 0; i < MAX_STACK / 8; i++)
-		if (as[i].spill != bs[i].spill ||
+		if (as[i].spill != bs[i].spill || as[i].misc != bs[i].misc ||
 		    !reg_same(&as[i].r, &bs[i].r, ma, mb))
 			return false;
 	return true;
@@ -3478,6 +3587,7 @@ static bool state_same(const struct state *a, const struct state *b)
 		if (a->fr[i].callsite != b->fr[i].callsite ||
 		    a->fr[i].cb != b->fr[i].cb ||
 		    a->fr[i].cb_refs != b->fr[i].cb_refs ||
+		    a->fr[i].soft != b->fr[i].soft ||
 		    !frame_same(a->fr[i].r, a->fr[i].s, b->fr[i].r, b->fr[i].s,
 				&ma, &mb))
 			return false;
@@ -3740,6 +3850,7 @@ static struct frame *save_frame(struct state *to, const struct state *from,
 	fr->func = from->func;
 	fr->cb = from->cb;
 	fr->cb_refs = from->cb_refs;
+	fr->soft = from->soft;
 	return fr;
 }
 
@@ -3871,7 +3982,11 @@ static int leave_func(struct walk *w, struct state *s, uint32_t pc)
 	if (cb) {
 		/* Met there again, it must be a state met before: the
 		 * kernel's convergence (states_equal, precision) is not
-		 * modelled, so a new one is "cannot tell" (walk_path). */
+		 * modelled, so a new one is "cannot tell" (walk_path).
+		 * The callback's own branches are gone with its frame: no
+		 * value of theirs reaches the caller but through its stack,
+		 * which is compared. */
+		s->soft = fr->soft;
 		s->cb_return = true;
 		s->pc = fr->callsite;
 		return 0;
@@ -3961,6 +4076,9 @@ static int callback_push(struct walk *w, struct state *cb, int f, int id)
 	cb->cb = (int16_t)id;
 	cb->pc = w->prog->funcs[f].start;
 	w->func_called[f] = true;
+	w->func_cb[f] |= FUNC_CB;
+	if (id == BPF_FUNC_timer_set_callback)
+		w->func_cb[f] |= FUNC_ASYNC;
 	ret = push(w, cb);
 	free(cb);
 	return ret;
@@ -4182,9 +4300,21 @@ static int stack_chain(const struct walk *w, uint32_t f, int frame, uint32_t dj,
 	return 0;
 }
 
+/* A refusal of check_max_stack_depth's, after do_check: the log shows
+ * no source line for it (the instruction is the call, or the throw, that
+ * @stop names). */
+static void refuse_after_walk(struct walk *w, const struct chain_stop *stop)
+{
+	w->rejected = true;
+	w->res->verdict = HR_CHECK_REJECT;
+	snprintf(w->res->reason, sizeof(w->res->reason), "%s", stop->msg);
+	w->res->insn = (int)stop->call;
+	w->res->log_line_set = w->line_at != NULL;
+	w->res->line_insn = -1;
+}
+
 /* The kernel's refusal of the call chains' stacks, after a walk that met
- * no rejection: an error with no instruction (it comes after do_check).
- * true when predicted. */
+ * no rejection. true when predicted. */
 static bool stack_chain_refused(struct walk *w)
 {
 	struct chain_stop stop = { .call = 0 };
@@ -4192,13 +4322,100 @@ static bool stack_chain_refused(struct walk *w)
 	if (!w->prog->funcs || !w->prog->nfuncs ||
 	    stack_chain(w, 0, 0, 0, 0, &stop) != 1)
 		return false;
-	w->rejected = true;
-	w->res->verdict = HR_CHECK_REJECT;
-	snprintf(w->res->reason, sizeof(w->res->reason), "%s", stop.msg);
-	w->res->insn = (int)stop.call;
-	w->res->log_line_set = w->line_at != NULL;
-	w->res->line_insn = -1;
+	refuse_after_walk(w, &stop);
 	return true;
+}
+
+/* Bounds check_max_stack_depth_subprog's walk down the calls. */
+#define THROW_WALK_MAX 100000u
+
+static bool calls_kfunc(const struct hr_prog *prog, const struct hr_kfunc *k)
+{
+	uint32_t i;
+
+	for (i = 0; prog->kfuncs && i < prog->cnt; i++)
+		if (prog->kfuncs[i] == k)
+			return true;
+	return false;
+}
+
+/*
+ * check_max_stack_depth_subprog's test of bpf_throw calls, in the order
+ * it meets them: down every call and every callback's address (an async
+ * callback's only when called), in instruction order; a throw with a
+ * callback on the chain of functions that reached it (@chain[0 ..
+ * @frame]) is refused. 1 when refused (@stop filled), 0 when not, -1
+ * when this cannot tell.
+ */
+static int throw_chain(const struct walk *w, uint32_t *chain, int frame,
+		       struct chain_stop *stop, uint32_t *steps)
+{
+	const struct hr_prog_func *fn = &w->prog->funcs[chain[frame]];
+	uint32_t pc;
+	int g, k, r;
+
+	for (pc = fn->start; pc < fn->start + fn->cnt && pc < w->cnt; pc++) {
+		const struct hr_insn *in = &w->in[pc];
+		bool addr = in->code == (HR_LD | HR_IMM | HR_DW) &&
+			    in->src == HR_PSEUDO_FUNC;
+
+		if (++*steps > THROW_WALK_MAX)
+			return -1;
+		if (in->code == (HR_JMP | HR_CALL) &&
+		    in->src == HR_CALL_KFUNC && w->prog->kfuncs &&
+		    w->prog->kfuncs[pc] == &hr_kfunc_throw) {
+			for (k = 0; k <= frame; k++)
+				if (w->func_cb[chain[k]] & FUNC_CB)
+					break;
+			if (k > frame)
+				continue;
+			snprintf(stop->msg, sizeof(stop->msg),
+				 "bpf_throw kfunc (insn %u) cannot be called "
+				 "from callback subprog %u",
+				 pc, chain[frame]);
+			stop->call = pc;
+			return 1;
+		}
+		if (!addr && (in->code != (HR_JMP | HR_CALL) ||
+			      in->src != HR_CALL_LOCAL))
+			continue;
+		g = func_at(w, (int64_t)pc + 1 + in->imm);
+		if (g < 0 || frame + 1 >= MAX_FRAMES)
+			return -1;
+		if (addr && (w->func_cb[g] & FUNC_ASYNC))
+			continue;
+		chain[frame + 1] = (uint32_t)g;
+		r = throw_chain(w, chain, frame + 1, stop, steps);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* The kernel's refusal of bpf_throw in a callback, after a walk that met
+ * no rejection: from each async callback, last first, then from the main
+ * function, as check_max_stack_depth goes. An error with no instruction. */
+static void throw_in_callback_refused(struct walk *w)
+{
+	struct chain_stop stop = { .call = 0 };
+	uint32_t chain[MAX_FRAMES], steps = 0;
+	uint32_t i;
+	int r = 0;
+
+	if (!w->func_cb || !calls_kfunc(w->prog, &hr_kfunc_throw))
+		return;
+	for (i = w->prog->nfuncs; i-- > 0 && !r;) {
+		if (i && !(w->func_cb[i] & FUNC_ASYNC))
+			continue;
+		chain[0] = i;
+		r = throw_chain(w, chain, 0, &stop, &steps);
+	}
+	if (r < 0) {
+		set_unknown(w, w->last_pc, "bpf_throw reached from a callback");
+		return;
+	}
+	if (r)
+		refuse_after_walk(w, &stop);
 }
 
 /* check_max_stack_depth's sum, bounded from above by every function's
@@ -4816,11 +5033,14 @@ int hr_check_predict_lines(const struct hr_prog *prog, bool dev_bound,
 	if (prog->funcs && prog->nfuncs) {
 		w.func_depth = calloc(prog->nfuncs, sizeof(*w.func_depth));
 		w.func_called = calloc(prog->nfuncs, sizeof(*w.func_called));
-		if (!w.func_depth || !w.func_called) {
+		w.func_cb = calloc(prog->nfuncs, sizeof(*w.func_cb));
+		if (!w.func_depth || !w.func_called || !w.func_cb) {
 			free(w.func_depth);
 			free(w.func_called);
+			free(w.func_cb);
 			w.func_depth = NULL;
 			w.func_called = NULL;
+			w.func_cb = NULL;
 		}
 	}
 	if (prog->obj && prog->obj->nmaps) {
@@ -4837,6 +5057,7 @@ int hr_check_predict_lines(const struct hr_prog *prog, bool dev_bound,
 		free(w.fields_read);
 		free(w.func_depth);
 		free(w.func_called);
+		free(w.func_cb);
 		free(w.globals);
 		free(w.visits);
 		free(w.pend);
@@ -4867,6 +5088,8 @@ int hr_check_predict_lines(const struct hr_prog *prog, bool dev_bound,
 		walk_globals(&w, s);
 	if (!w.rejected && !w.unknown)
 		check_stack_sum(&w);
+	if (!w.rejected && !w.unknown)
+		throw_in_callback_refused(&w);
 	if (!w.rejected && !w.unknown && w.pruned && w.work > PRUNED_WORK_MAX)
 		set_unknown(&w, w.last_pc,
 			    "a walk this long may exceed the kernel's "
@@ -4891,6 +5114,7 @@ int hr_check_predict_lines(const struct hr_prog *prog, bool dev_bound,
 	free(w.fields_read);
 	free(w.func_depth);
 	free(w.func_called);
+	free(w.func_cb);
 	free(w.globals);
 	free(w.visits);
 	free(w.pend);

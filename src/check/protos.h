@@ -18,6 +18,7 @@ enum hr_arg_kind {
 	HR_ARG_MEM_RO, /* ARG_PTR_TO_MEM | MEM_RDONLY, sized by the next */
 	HR_ARG_MEM_RO_NULL, /* the same, or NULL */
 	HR_ARG_MEM_W, /* ARG_PTR_TO_(UNINIT_)MEM: written */
+	HR_ARG_MEM_W_NULL, /* ARG_PTR_TO_MEM_OR_NULL: written, or NULL */
 	HR_ARG_SIZE, /* ARG_CONST_SIZE of the argument before */
 	HR_ARG_SIZE0, /* ARG_CONST_SIZE_OR_ZERO */
 	HR_ARG_MAP, /* ARG_CONST_MAP_PTR */

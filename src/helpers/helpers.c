@@ -43,6 +43,9 @@ const struct hr_kfunc *const hr_common_kfuncs[] = {
 	&hr_kfunc_strnstr,
 	&hr_kfunc_throw,
 	&hr_kfunc_trap,
+	&hr_kfunc_wq_init,
+	&hr_kfunc_wq_set_callback_impl,
+	&hr_kfunc_wq_start,
 	NULL, /* one a line: clang-format would pack the list */
 };
 

@@ -248,6 +248,11 @@ extern const struct hr_kfunc hr_kfunc_strcspn;
 extern const struct hr_kfunc hr_kfunc_strstr;
 extern const struct hr_kfunc hr_kfunc_strnstr;
 
+/* Work queues in map values (kfuncs_wq.c, over maps/map_timer.c). */
+extern const struct hr_kfunc hr_kfunc_wq_init;
+extern const struct hr_kfunc hr_kfunc_wq_set_callback_impl;
+extern const struct hr_kfunc hr_kfunc_wq_start;
+
 /* bpf_throw with the default exception callback (kfuncs_throw.c). */
 extern const struct hr_kfunc hr_kfunc_throw;
 extern const struct hr_kfunc hr_kfunc_trap; /* __bpf_trap */

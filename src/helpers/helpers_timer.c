@@ -2,7 +2,9 @@
 /*
  * bpf_timer_init, bpf_timer_set_callback, bpf_timer_start and
  * bpf_timer_cancel (helpers 169-172, kernel/bpf/helpers.c): the argument
- * checks of their BPF_CALL bodies over the timer state of maps/map_timer.c.
+ * checks of their BPF_CALL bodies over the timer state of maps/map_timer.c;
+ * and what the bpf_wq kfuncs (kfuncs_wq.c) share with them (async.h):
+ * where a field argument lies, and whether a function may be a callback.
  *
  * The kernel's verifier makes R1 point at the struct bpf_timer of a map
  * value (process_timer_func, check_map_field_pointer), the map of
@@ -15,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "helpers/async.h"
 #include "helpers/helpers.h"
 #include "maps/map.h"
 #include "maps/map_impl.h"
@@ -30,23 +33,15 @@ static uint64_t ret_int(int v)
 	return (uint64_t)(int64_t)v;
 }
 
-/* Where a timer argument lies. */
-struct timer_arg {
-	struct hr_map *map;
-	uint8_t *slot;
-	uint8_t *value;
-	uint32_t index; /* the element's index in the value region */
-};
-
-/* The map value holding a struct bpf_timer at @addr, found among the
- * run's regions; false after the abort when @addr is no such timer. */
-static bool timer_arg(struct hr_run *run, uint64_t addr, struct timer_arg *a)
+bool hr_async_arg(struct hr_run *run, uint64_t addr, bool wq,
+		  struct hr_async_arg *a)
 {
 	unsigned int i;
 
 	for (i = 0; i < run->nregions; i++) {
 		const struct hr_region *r = &run->regions[i];
 		uintptr_t rel, stride;
+		int off;
 
 		if (!r->map || !hr_region_ok(r, addr, HR_BPF_TIMER_SIZE))
 			continue;
@@ -60,8 +55,14 @@ static bool timer_arg(struct hr_run *run, uint64_t addr, struct timer_arg *a)
 		a->value = (uint8_t *)r->start + (uintptr_t)a->index * stride +
 			   (r->stride ? r->off : 0);
 		a->slot = (uint8_t *)(uintptr_t)addr;
-		if (a->map->timer_off >= 0 &&
-		    a->slot == a->value + a->map->timer_off &&
+		/* bpf_timer_cb's and bpf_wq_work's key: an array's index,
+		 * a hash element's own key (round_up(key_size, 8) bytes
+		 * before its value). */
+		a->key = a->map->attr.type == HR_MAP_ARRAY ?
+				 NULL :
+				 a->value - HR_ROUND8(a->map->attr.key_size);
+		off = wq ? a->map->wq_off : a->map->timer_off;
+		if (off >= 0 && a->slot == a->value + off &&
 		    hr_map_timer_type_ok(a->map->attr.type))
 			return true;
 		break;
@@ -181,14 +182,25 @@ static bool callback_ok(const struct hr_prog *prog, uint32_t pc)
 	return ok;
 }
 
+bool hr_async_callback(struct hr_run *run, uint64_t pc)
+{
+	/* The callback is an instruction of the running program (the
+	 * kernel's callback_fn with the program's aux). */
+	if (!run->vm->prog || pc >= run->vm->cnt ||
+	    !callback_ok(run->vm->prog, (uint32_t)pc)) {
+		hr_run_abort(run, HR_ABORT_HELPER_ARG, pc);
+		return false;
+	}
+	return true;
+}
+
 static uint64_t timer_init_fn(uint64_t r1, uint64_t r2, uint64_t flags,
 			      uint64_t r4, uint64_t r5, struct hr_run *run)
 {
 	uint64_t clock = flags & (HR_MAX_CLOCKS - 1);
-	struct timer_arg a;
-	const void *key = NULL;
+	struct hr_async_arg a;
 
-	if (!timer_arg(run, r1, &a))
+	if (!hr_async_arg(run, r1, false, &a))
 		return 0;
 	if (hr_run_map(run, r2) != a.map) {
 		/* "timer pointer in R1 map_uid=.. doesn't match map
@@ -202,29 +214,18 @@ static uint64_t timer_init_fn(uint64_t r1, uint64_t r2, uint64_t flags,
 	    (clock != CLOCK_MONOTONIC && clock != CLOCK_REALTIME &&
 	     clock != CLOCK_BOOTTIME))
 		return ret_int(-EINVAL);
-	/* bpf_timer_cb's key: an array's index, a hash element's own key
-	 * (round_up(key_size, 8) bytes before its value). */
-	if (a.map->attr.type != HR_MAP_ARRAY)
-		key = a.value - HR_ROUND8(a.map->attr.key_size);
 	return ret_int(
-		hr_map_timer_init(a.map, a.slot, (int)clock, key, a.index));
+		hr_map_timer_init(a.map, a.slot, (int)clock, a.key, a.index));
 }
 
 static uint64_t timer_set_callback_fn(uint64_t r1, uint64_t pc, uint64_t r3,
 				      uint64_t r4, uint64_t r5,
 				      struct hr_run *run)
 {
-	struct timer_arg a;
+	struct hr_async_arg a;
 
-	if (!timer_arg(run, r1, &a))
+	if (!hr_async_arg(run, r1, false, &a) || !hr_async_callback(run, pc))
 		return 0;
-	/* The callback is an instruction of the running program (the
-	 * kernel's callback_fn with the program's aux). */
-	if (!run->vm->prog || pc >= run->vm->cnt ||
-	    !callback_ok(run->vm->prog, (uint32_t)pc)) {
-		hr_run_abort(run, HR_ABORT_HELPER_ARG, pc);
-		return 0;
-	}
 	return ret_int(hr_map_timer_set_callback(a.map, a.slot, run->vm->prog,
 						 (uint32_t)pc));
 }
@@ -232,9 +233,9 @@ static uint64_t timer_set_callback_fn(uint64_t r1, uint64_t pc, uint64_t r3,
 static uint64_t timer_start_fn(uint64_t r1, uint64_t nsecs, uint64_t flags,
 			       uint64_t r4, uint64_t r5, struct hr_run *run)
 {
-	struct timer_arg a;
+	struct hr_async_arg a;
 
-	if (!timer_arg(run, r1, &a))
+	if (!hr_async_arg(run, r1, false, &a))
 		return 0;
 	return ret_int(
 		hr_map_timer_start(a.map, a.slot, nsecs, flags, run->cpu));
@@ -243,9 +244,9 @@ static uint64_t timer_start_fn(uint64_t r1, uint64_t nsecs, uint64_t flags,
 static uint64_t timer_cancel_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 				uint64_t r4, uint64_t r5, struct hr_run *run)
 {
-	struct timer_arg a;
+	struct hr_async_arg a;
 
-	if (!timer_arg(run, r1, &a))
+	if (!hr_async_arg(run, r1, false, &a))
 		return 0;
 	return ret_int(hr_map_timer_cancel(a.map, a.slot));
 }

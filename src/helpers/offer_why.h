@@ -30,8 +30,6 @@
 	"it reads the network namespace cookie, which headroom has no namespaces to give"
 #define WHY_GRAPH \
 	"not implemented yet: allocated objects (bpf_obj_new, lists, rbtrees, kptrs, refcounts) are not modelled"
-#define WHY_WQ \
-	"not implemented yet: a bpf_wq's callback runs from a kernel workqueue in a sleepable context, which headroom does not schedule (bpf_timer's are)"
 #define WHY_TODO "not implemented yet"
 
 #endif /* HR_HELPERS_OFFER_WHY_H */

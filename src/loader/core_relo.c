@@ -792,38 +792,95 @@ static bool memsz_ok(const struct btf *lb, uint32_t lid, const struct btf *tb,
 	       !(btf_int_encoding(tt) & BTF_INT_SIGNED);
 }
 
-/* "struct iphdr.ihl" or "enum e::V" or "struct foo": the local spec. */
+/* The word libbpf prints for a BTF kind in a relocation's text. */
+static const char *kind_word(const struct btf_type *t)
+{
+	static const char *const words[] = {
+		[BTF_KIND_UNKN] = "void",
+		[BTF_KIND_INT] = "int",
+		[BTF_KIND_PTR] = "ptr",
+		[BTF_KIND_ARRAY] = "array",
+		[BTF_KIND_STRUCT] = "struct",
+		[BTF_KIND_UNION] = "union",
+		[BTF_KIND_ENUM] = "enum",
+		[BTF_KIND_FWD] = "fwd",
+		[BTF_KIND_TYPEDEF] = "typedef",
+		[BTF_KIND_VOLATILE] = "volatile",
+		[BTF_KIND_CONST] = "const",
+		[BTF_KIND_RESTRICT] = "restrict",
+		[BTF_KIND_FUNC] = "func",
+		[BTF_KIND_FUNC_PROTO] = "func_proto",
+		[BTF_KIND_VAR] = "var",
+		[BTF_KIND_DATASEC] = "datasec",
+		[BTF_KIND_FLOAT] = "float",
+		[BTF_KIND_DECL_TAG] = "decl_tag",
+		[BTF_KIND_TYPE_TAG] = "type_tag",
+		[BTF_KIND_ENUM64] = "enum64",
+	};
+	uint32_t k = t ? btf_kind(t) : 0;
+
+	return k < sizeof(words) / sizeof(words[0]) && words[k] ? words[k] :
+								  "unknown";
+}
+
+/* An enumerator's value as libbpf prints it (a 32-bit one sign-extended). */
+static uint64_t enum_value(const struct btf_type *t, uint32_t idx)
+{
+	if (btf_is_enum(t))
+		return (uint64_t)(int64_t)btf_enum(t)[idx].val;
+	return btf_enum64_value(btf_enum64(t) + idx);
+}
+
+/*
+ * The local spec in the words libbpf's logs use for it (its
+ * bpf_core_format_spec), so that what headroom says of a relocation is
+ * what the kernel's log says through libbpf: "<byte_off> [8] struct
+ * hdr.b (0:1 @ offset 4)", "<enumval_value> [5] enum e::V = 2",
+ * "<type_exists> [9] struct foo".
+ */
 static void describe(const struct spec *sp, const struct hr_core_rec *rec,
 		     char *buf, size_t sz)
 {
 	const struct btf_type *t = btf__type_by_id(sp->btf, sp->root_id);
-	const char *kw = "type",
-		   *name = t ? name_of(sp->btf, t->name_off) : "?";
+	const char *name = t ? name_of(sp->btf, t->name_off) : "";
 	size_t n;
 	int i;
 
-	if (t && btf_is_struct(t))
-		kw = "struct";
-	else if (t && btf_is_union(t))
-		kw = "union";
-	else if (t && is_any_enum(t))
-		kw = "enum";
-	else if (t && btf_is_typedef(t))
-		kw = "typedef";
-	n = (size_t)snprintf(buf, sz, "%s %s %s", hr_core_kind_str(rec->kind),
-			     kw, name[0] ? name : "<anon>");
+	n = (size_t)snprintf(buf, sz, "<%s> [%u] %s %s",
+			     hr_core_kind_str(rec->kind), sp->root_id,
+			     kind_word(t), name[0] ? name : "<anon>");
+	if (n >= sz || is_type_kind(rec->kind))
+		return;
+	if (is_enum_kind(rec->kind)) {
+		uint32_t id;
+		const struct btf_type *e = skip(sp->btf, sp->root_id, &id);
+
+		if (sp->len > 0 && e && is_any_enum(e) &&
+		    sp->acc[0].idx < btf_vlen(e))
+			snprintf(buf + n, sz - n, "::%s = %llu",
+				 sp->acc[0].name ? sp->acc[0].name : "",
+				 (unsigned long long)enum_value(
+					 e, sp->acc[0].idx));
+		return;
+	}
 	for (i = 0; n < sz && i < sp->len; i++) {
 		const struct acc *a = &sp->acc[i];
 
-		if (is_enum_kind(rec->kind))
-			n += (size_t)snprintf(buf + n, sz - n, "::%s", a->name);
-		else if (a->name)
+		if (a->name)
 			n += (size_t)snprintf(buf + n, sz - n, ".%s", a->name);
 		else if (i > 0 || a->idx)
 			n += (size_t)snprintf(buf + n, sz - n, "[%u]", a->idx);
 	}
-	if (n < sz)
-		snprintf(buf + n, sz - n, " (%s)", rec->access);
+	for (i = 0; n < sz && i < sp->raw_len; i++)
+		n += (size_t)snprintf(buf + n, sz - n, "%s%d", i ? ":" : " (",
+				      sp->raw[i]);
+	if (n >= sz)
+		return;
+	if (sp->bit_off % 8)
+		snprintf(buf + n, sz - n, " @ offset %u.%u)", sp->bit_off / 8,
+			 sp->bit_off % 8);
+	else
+		snprintf(buf + n, sz - n, " @ offset %u)", sp->bit_off / 8);
 }
 
 static void set_res(struct hr_core_res *res, uint32_t kind,

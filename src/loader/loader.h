@@ -136,11 +136,12 @@ struct hr_loader {
 int hr_ld_error(struct hr_loader *ld, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* timer_use.c: sets @map's timer_off from the object's BTF, where
- * map_check_btf lets its type hold a bpf_timer. */
+/* timer_use.c: sets @map's timer_off and wq_off from the object's BTF,
+ * where map_check_btf lets its type hold a bpf_timer or a bpf_wq. */
 void hr_ld_map_timer(struct hr_loader *ld, struct hr_map *map);
-/* timer_use.c: 0, or the error when @prog calls a timer helper and no
- * map of the object can hold a bpf_timer (the kernel's refusal). */
+/* timer_use.c: 0, or the error when @prog calls a timer helper (a wq
+ * kfunc) and no map of the object can hold a bpf_timer (a bpf_wq): the
+ * kernel's refusal. */
 int hr_ld_check_timer_use(struct hr_loader *ld, const struct hr_prog *prog);
 /* exception_cb.c: refuses a program with an exception callback of its
  * own (bpf_throw runs with the default one); 0 or -EOPNOTSUPP. */

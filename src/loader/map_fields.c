@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * A map value's special fields from the object's BTF, as the kernel's
- * btf_parse_fields looks for them (kernel/bpf/btf.c): here two kinds are
- * placed exactly, a struct bpf_spin_lock and a struct bpf_timer among the
- * value's own members (headroom check reads the lock, the maps the timer);
- * any other special struct, a pointer member (a kptr if tagged), a second
- * one or a special struct nested deeper makes the answer "unsure", so the
- * verdict stays unknown where it would matter.
+ * btf_parse_fields looks for them (kernel/bpf/btf.c): here three kinds are
+ * placed exactly, a struct bpf_spin_lock, a struct bpf_timer and a struct
+ * bpf_wq among the value's own members (headroom check reads the lock,
+ * the maps the timer and the wq); any other special struct, a pointer
+ * member (a kptr if tagged), a second one or a special struct nested
+ * deeper makes the answer "unsure", so the verdict stays unknown where it
+ * would matter.
  */
 #include <errno.h>
 #include <string.h>
@@ -93,6 +94,8 @@ static void scan_type(const struct btf *btf, __u32 id, int off, int depth,
 		else if (depth == 1 && !strcmp(name, "bpf_timer") &&
 			 f->timer_off < 0)
 			f->timer_off = off;
+		else if (depth == 1 && !strcmp(name, "bpf_wq") && f->wq_off < 0)
+			f->wq_off = off;
 		else
 			f->unsure = true;
 		return;
@@ -109,6 +112,7 @@ void hr_map_fields_btf(const struct btf *btf, const char *map_name,
 
 	f->lock_off = -1;
 	f->timer_off = -1;
+	f->wq_off = -1;
 	f->unsure = false;
 	f->has_btf = false;
 	if (!btf) {
@@ -134,7 +138,8 @@ void hr_map_fields_btf(const struct btf *btf, const char *map_name,
 		/* Global data: fields are allowed there, not followed. */
 		for (i = 0; i < btf_vlen(t); i++, v++) {
 			struct hr_map_fields g = { .lock_off = -1,
-						   .timer_off = -1 };
+						   .timer_off = -1,
+						   .wq_off = -1 };
 			const struct btf_type *var =
 				btf__type_by_id(btf, v->type);
 
@@ -143,7 +148,8 @@ void hr_map_fields_btf(const struct btf *btf, const char *map_name,
 				continue;
 			}
 			scan_type(btf, var->type, 0, 1, &g);
-			if (g.unsure || g.lock_off >= 0 || g.timer_off >= 0)
+			if (g.unsure || g.lock_off >= 0 || g.timer_off >= 0 ||
+			    g.wq_off >= 0)
 				f->unsure = true;
 		}
 		return;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The special fields of a map's value as the kernel finds them in its BTF
- * (btf_parse_fields, kernel/bpf/btf.c): where a struct bpf_spin_lock
- * or a struct bpf_timer sits, and whether any other field the verifier
+ * (btf_parse_fields, kernel/bpf/btf.c): where a struct bpf_spin_lock,
+ * a struct bpf_timer or a struct bpf_wq sits, and whether any other field the verifier
  * guards (kptrs, graph roots and nodes, ...) or a lock or timer it would
  * find nested is there.
  */
@@ -14,12 +14,13 @@
 struct hr_map_fields {
 	int lock_off; /* the value's top-level bpf_spin_lock; -1: none */
 	/* Fields this model does not place (anything but that one lock and
-	 * one timer, or a BTF it could not read): accesses to the value and
+	 * one timer and one wq, or a BTF it could not read): accesses to the value and
 	 * lock calls on it are "cannot tell". */
 	bool unsure;
 	int timer_off; /* the value's top-level bpf_timer; -1: none */
 	/* The object has BTF for the value (the kernel's map->btf). */
 	bool has_btf;
+	int wq_off; /* the value's top-level bpf_wq; -1: none */
 };
 
 struct btf;

@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * Where a map value's struct bpf_timer sits, from the object's BTF, and
- * the loader's refusal of a program calling the timer helpers when no map
- * can hold a timer: what the kernel's map_check_btf (kernel/bpf/syscall.c)
- * and check_map_field_pointer (kernel/bpf/verifier.c) leave.
+ * Where a map value's struct bpf_timer and struct bpf_wq sit, from the
+ * object's BTF, and the loader's refusal of a program calling the timer
+ * helpers or the wq kfuncs when no map can hold one: what the kernel's
+ * map_check_btf (kernel/bpf/syscall.c) and check_map_field_pointer
+ * (kernel/bpf/verifier.c) leave.
  *
- * map_check_btf refuses a bpf_timer in any map but a hash, an LRU hash or
- * an array (-EOPNOTSUPP); libbpf then creates the map again without BTF,
- * and the verifier refuses a timer helper on it: "map 'NAME' has to have
- * BTF in order to use bpf_timer". A value with no bpf_timer at all is
- * "map 'NAME' has no valid bpf_timer".
+ * map_check_btf refuses a bpf_timer or a bpf_wq in any map but a hash, an
+ * LRU hash or an array (-EOPNOTSUPP); libbpf then creates the map again
+ * without BTF, and the verifier refuses a timer helper or a wq kfunc on
+ * it: "map 'NAME' has to have BTF in order to use bpf_timer" (bpf_wq). A
+ * value with no such field at all is "map 'NAME' has no valid bpf_timer".
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "loader/loader.h"
 #include "loader/map_fields.h"
@@ -30,22 +32,29 @@ void hr_ld_map_timer(struct hr_loader *ld, struct hr_map *map)
 	struct hr_map_fields f;
 
 	hr_map_fields_btf(ld->btf, map->name, &f);
-	if (f.timer_off >= 0 && !f.unsure &&
-	    hr_map_timer_type_ok(map->attr.type))
-		map->timer_off = f.timer_off;
+	if (f.unsure || !hr_map_timer_type_ok(map->attr.type))
+		return;
+	map->timer_off = f.timer_off;
+	map->wq_off = f.wq_off;
 }
 
-/* The first call of a timer helper in @prog, or -1. */
-static int64_t timer_call(const struct hr_prog *prog)
+/* The first call of a timer helper (a wq kfunc when @wq) in @prog, or -1. */
+static int64_t async_call(const struct hr_prog *prog, bool wq)
 {
 	uint32_t i;
 
 	for (i = 0; i < prog->cnt; i++) {
 		const struct hr_insn *in = &prog->insns[i];
+		const struct hr_kfunc *k;
 
-		if (in->code == (HR_JMP | HR_CALL) && in->src == 0 &&
-		    in->imm >= HR_FUNC_TIMER_INIT &&
+		if (in->code != (HR_JMP | HR_CALL))
+			continue;
+		if (!wq && in->src == 0 && in->imm >= HR_FUNC_TIMER_INIT &&
 		    in->imm <= HR_FUNC_TIMER_CANCEL)
+			return i;
+		k = prog->kfuncs ? prog->kfuncs[i] : NULL;
+		if (wq && in->src == HR_CALL_KFUNC && k &&
+		    !strncmp(k->name, "bpf_wq_", 7))
 			return i;
 	}
 	return -1;
@@ -65,18 +74,19 @@ static bool uses_map(const struct hr_prog *prog, const struct hr_map *map)
 	return false;
 }
 
-int hr_ld_check_timer_use(struct hr_loader *ld, const struct hr_prog *prog)
+/* The refusal of @prog's call at @at of a helper or kfunc on @field
+ * (bpf_timer, bpf_wq) when no map it names holds one; 0 when one does. */
+static int check_use(struct hr_loader *ld, const struct hr_prog *prog,
+		     int64_t at, bool wq)
 {
+	const char *field = wq ? "bpf_wq" : "bpf_timer";
 	const struct hr_object *obj = ld->obj;
 	const struct hr_map *refused = NULL, *no_btf = NULL, *outer = NULL;
-	int64_t at = timer_call(prog);
 	unsigned int i;
 	char why[256];
 	int err = -EINVAL;
 
-	if (at < 0)
-		return 0;
-	/* The maps the program names: the timer's is among them, or is an
+	/* The maps the program names: the field's is among them, or is an
 	 * inner map of one. */
 	for (i = 0; i < obj->nmaps; i++) {
 		const struct hr_map *m = obj->maps[i];
@@ -84,41 +94,55 @@ int hr_ld_check_timer_use(struct hr_loader *ld, const struct hr_prog *prog)
 
 		if (!uses_map(prog, m))
 			continue;
-		if (m->timer_off >= 0)
+		if ((wq ? m->wq_off : m->timer_off) >= 0)
 			return 0;
 		if (m->attr.type == HR_MAP_ARRAY_OF_MAPS ||
 		    m->attr.type == HR_MAP_HASH_OF_MAPS)
 			outer = outer ? outer : m;
 		hr_map_fields_btf(ld->btf, m->name, &f);
-		if (f.timer_off >= 0 && !refused)
+		if ((wq ? f.wq_off : f.timer_off) >= 0 && !refused)
 			refused = m;
 		if (!f.has_btf && !no_btf)
 			no_btf = m;
 	}
 	if (refused) {
 		snprintf(why, sizeof(why),
-			 "map '%s' has to have BTF in order to use bpf_timer "
-			 "(the kernel: a %s cannot hold a bpf_timer, "
+			 "map '%s' has to have BTF in order to use %s "
+			 "(the kernel: a %s cannot hold a %s, "
 			 "map_check_btf refuses its BTF with -EOPNOTSUPP and "
 			 "libbpf creates it without)",
-			 refused->name, hr_map_type_name(refused->attr.type));
+			 refused->name, field,
+			 hr_map_type_name(refused->attr.type), field);
 	} else if (outer) {
 		err = -EOPNOTSUPP;
 		snprintf(why, sizeof(why),
-			 "timers in the values of inner maps (map '%s' holds "
+			 "%ss in the values of inner maps (map '%s' holds "
 			 "maps) are not implemented",
-			 outer->name);
+			 field, outer->name);
 	} else if (no_btf) {
 		snprintf(why, sizeof(why),
-			 "map '%s' has to have BTF in order to use bpf_timer "
+			 "map '%s' has to have BTF in order to use %s "
 			 "(its value has no BTF type)",
-			 no_btf->name);
+			 no_btf->name, field);
 	} else {
 		snprintf(why, sizeof(why),
-			 "no map the program uses has a valid bpf_timer: the "
-			 "kernel refuses a timer helper on a map whose value "
-			 "has no struct bpf_timer in its BTF");
+			 "no map the program uses has a valid %s: the "
+			 "kernel refuses a %s on a map whose value "
+			 "has no struct %s in its BTF",
+			 field, wq ? "wq kfunc" : "timer helper", field);
 	}
 	return hr_ld_error(ld, err, "section '%s' insn %lld: %s", prog->sec,
 			   (long long)at, why);
+}
+
+int hr_ld_check_timer_use(struct hr_loader *ld, const struct hr_prog *prog)
+{
+	int64_t timer = async_call(prog, false), wq = async_call(prog, true);
+	int ret = 0;
+
+	if (timer >= 0)
+		ret = check_use(ld, prog, timer, false);
+	if (!ret && wq >= 0)
+		ret = check_use(ld, prog, wq, true);
+	return ret;
 }

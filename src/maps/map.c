@@ -245,6 +245,7 @@ int hr_map_create(const struct hr_map_attr *attr, struct hr_map **out)
 	map->rdonly_prog = attr->map_flags & HR_F_RDONLY_PROG;
 	map->index = -1;
 	map->timer_off = -1;
+	map->wq_off = -1;
 	if (ops->alloc) {
 		ret = ops->alloc(map);
 		if (ret) {
@@ -261,7 +262,8 @@ void hr_map_free(struct hr_map *map)
 	if (!map)
 		return;
 	hr_map_unregister(map);
-	/* bpf_map_free_timers: no callback may run on freed values. */
+	/* bpf_map_free_timers (and their wqs): no callback may run on
+	 * freed values. */
 	hr_map_timers_free(map);
 	if (map->ops && map->ops->free)
 		map->ops->free(map);

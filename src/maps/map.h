@@ -162,8 +162,11 @@ struct hr_map {
 	/* Offset of the value's struct bpf_timer (the kernel's btf_record
 	 * timer_off, set by the loader from BTF); -1: the value has none. */
 	int timer_off;
-	/* The value's initialised bpf_timers and their thread, made on the
-	 * first bpf_timer_init (map_timer.c); NULL before. */
+	/* Offset of the value's struct bpf_wq (btf_record wq_off); -1: none. */
+	int wq_off;
+	/* The value's initialised bpf_timers and bpf_wqs and their thread,
+	 * made on the first bpf_timer_init or bpf_wq_init (map_timer.c);
+	 * NULL before. */
 	struct hr_map_timers *timers;
 };
 

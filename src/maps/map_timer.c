@@ -1,16 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
- * bpf_timer state and the callbacks' scheduler, after kernel/bpf/helpers.c
- * (__bpf_async_init, bpf_timer_start, bpf_timer_cancel,
- * bpf_timer_cancel_and_free, bpf_timer_cb).
+ * bpf_timer and bpf_wq state and the callbacks' scheduler, after
+ * kernel/bpf/helpers.c (__bpf_async_init, bpf_timer_start,
+ * bpf_timer_cancel, bpf_timer_cancel_and_free, bpf_timer_cb; bpf_wq_start,
+ * bpf_wq_work, bpf_wq_cancel_and_free).
  *
- * Each map that has had a timer initialised gets a struct hr_map_timers:
- * a table of its initialised timers, keyed by the address of their struct
- * bpf_timer, and one thread that sleeps until the earliest armed expiry
- * and runs the due callbacks one at a time, each as a run of its own (its
- * program's maps and regions, a fresh stack, its own budget), as the
- * kernel's bpf_timer_cb runs callback_fn from an hrtimer softirq with the
- * program's map, the element's key and its value.
+ * Each map that has had a timer or a wq initialised gets a struct
+ * hr_map_timers: a table of its initialised timers and wqs, keyed by the
+ * address of their struct bpf_timer or bpf_wq, and one thread that sleeps
+ * until the earliest armed expiry and runs the due callbacks one at a
+ * time, each as a run of its own (its program's maps and regions, a fresh
+ * stack, its own budget), as the kernel's bpf_timer_cb runs callback_fn
+ * from an hrtimer softirq with the program's map, the element's key and
+ * its value. A started wq is a record due now (the kernel's work item
+ * queued on system_wq): the same thread runs its callback as soon as the
+ * run that started it has ended (the work waits on this CPU's pool for
+ * the program to return), in the kernel a sleepable one on a worker, here
+ * a run like a timer's (nothing a callback may call here sleeps). A wq
+ * started again before its callback ran stays queued once (queue_work on
+ * a pending work); started from its own callback it runs again.
  *
  * Locking: one mutex a map, held only for table changes, never while a
  * callback runs, so a callback may use every timer helper and map
@@ -54,6 +62,9 @@ struct hr_timer {
 	const void *key; /* the element's key; NULL for an array */
 	uint32_t index; /* an array element's index */
 	int clock;
+	bool wq; /* a struct bpf_wq: armed is its work's pending bit */
+	/* Runs that started this wq and go on: it waits for them. */
+	unsigned int holds;
 	/* The callback (cb.prog, callback_fn); NULL: none set. */
 	const struct hr_prog *prog;
 	uint32_t pc;
@@ -140,6 +151,7 @@ struct hr_timer_call {
 	uint8_t *value;
 	const void *key;
 	uint32_t index;
+	bool wq;
 };
 
 /* The key region and arguments of one callback, then its run; true when
@@ -181,8 +193,8 @@ static bool run_callback(struct hr_map *map, struct hr_run *run,
 	(void)r0;
 	stopped = run->abort != HR_ABORT_NONE;
 	if (stopped)
-		hr_pr_warn("a bpf_timer callback of '%s' was stopped "
-			   "at insn %u: %s\n",
+		hr_pr_warn("a %s callback of '%s' was stopped at insn %u: %s\n",
+			   c->wq ? "bpf_wq" : "bpf_timer",
 			   c->prog->name ? c->prog->name : "?", run->abort_pc,
 			   hr_abort_str(run->abort));
 	free(regions);
@@ -200,7 +212,7 @@ static struct hr_timer *earliest(struct hr_map_timers *ts, int64_t *wait)
 		for (t = ts->hash[b]; t; t = t->next) {
 			int64_t w;
 
-			if (!t->armed)
+			if (!t->armed || t->holds)
 				continue;
 			w = t->expires - clock_now(t->clock);
 			if (!best || w < best_wait) {
@@ -262,7 +274,8 @@ static void *timer_thread(void *arg)
 					       .cpu = t->cpu,
 					       .value = t->value,
 					       .key = t->key,
-					       .index = t->index };
+					       .index = t->index,
+					       .wq = t->wq };
 		ts->running = t;
 		ts->running_prog = t->prog;
 		pthread_mutex_unlock(&ts->lock);
@@ -330,8 +343,9 @@ static struct hr_map_timers *lock_timers(struct hr_map *map, bool make)
 	return ts;
 }
 
-int hr_map_timer_init(struct hr_map *map, void *slot, int clock,
-		      const void *key, uint32_t index)
+/* __bpf_async_init for a timer on @clock or a wq (@wq). */
+static int async_init(struct hr_map *map, void *slot, int clock,
+		      const void *key, uint32_t index, bool wq)
 {
 	struct hr_map_timers *ts = lock_timers(map, true);
 	struct hr_timer *t;
@@ -355,15 +369,30 @@ int hr_map_timer_init(struct hr_map *map, void *slot, int clock,
 		goto out;
 	}
 	t->slot = slot;
-	t->value = (uint8_t *)slot - map->timer_off;
+	t->value = (uint8_t *)slot - (wq ? map->wq_off : map->timer_off);
 	t->key = key;
 	t->index = index;
 	t->clock = clock;
+	t->wq = wq;
 	t->next = ts->hash[bucket_of(slot)];
 	ts->hash[bucket_of(slot)] = t;
 out:
 	pthread_mutex_unlock(&ts->lock);
 	return ret;
+}
+
+int hr_map_timer_init(struct hr_map *map, void *slot, int clock,
+		      const void *key, uint32_t index)
+{
+	return async_init(map, slot, clock, key, index, false);
+}
+
+int hr_map_wq_init(struct hr_map *map, void *slot, const void *key,
+		   uint32_t index)
+{
+	/* A work item has no clock: it is due when started, now on the
+	 * thread's monotonic clock. */
+	return async_init(map, slot, CLOCK_MONOTONIC, key, index, true);
 }
 
 int hr_map_timer_set_callback(struct hr_map *map, void *slot,
@@ -425,6 +454,46 @@ int hr_map_timer_start(struct hr_map *map, void *slot, uint64_t nsecs,
 	return ret;
 }
 
+int hr_map_wq_start(struct hr_map *map, void *slot, unsigned int cpu, bool hold)
+{
+	struct hr_map_timers *ts = lock_timers(map, false);
+	struct hr_timer *t;
+	int ret = 0;
+
+	if (!ts)
+		return -EINVAL;
+	t = find(ts, slot);
+	if (!t || !t->wq || !t->prog) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (!t->armed) {
+		/* queue_work: a pending work stays where it is. */
+		t->expires = clock_now(t->clock);
+		t->armed = true;
+		t->cpu = cpu;
+	}
+	if (hold)
+		t->holds++;
+	else
+		pthread_cond_signal(&ts->wake);
+out:
+	pthread_mutex_unlock(&ts->lock);
+	return ret;
+}
+
+void hr_map_wq_release(struct hr_map *map, void *slot)
+{
+	struct hr_map_timers *ts = lock_timers(map, false);
+	struct hr_timer *t = ts ? find(ts, slot) : NULL;
+
+	if (!ts)
+		return;
+	if (t && t->holds && !--t->holds)
+		pthread_cond_signal(&ts->wake);
+	pthread_mutex_unlock(&ts->lock);
+}
+
 int hr_map_timer_cancel(struct hr_map *map, void *slot)
 {
 	struct hr_map_timers *ts = timers_of(map);
@@ -477,37 +546,53 @@ out:
 	return ret;
 }
 
+/* With the lock: the record of @slot, if any, disarmed and forgotten. */
+static void free_slot(struct hr_map_timers *ts, void *slot)
+{
+	struct hr_timer *t = find(ts, slot);
+
+	if (!t)
+		return;
+	unlink_timer(ts, t);
+	t->armed = false;
+	t->prog = NULL;
+	/* A running callback's record goes when it returns, or when the
+	 * last canceller waiting for it is done. */
+	if (ts->running == t || t->waiters)
+		t->freed = true;
+	else
+		free(t);
+}
+
 void hr_map_timer_free_value(struct hr_map *map, void *value)
 {
 	struct hr_map_timers *ts;
-	struct hr_timer *t;
 
-	if (map->timer_off < 0)
+	if (map->timer_off < 0 && map->wq_off < 0)
 		return;
 	ts = lock_timers(map, false);
 	if (!ts)
 		return;
-	t = find(ts, (uint8_t *)value + map->timer_off);
-	if (t) {
-		unlink_timer(ts, t);
-		t->armed = false;
-		t->prog = NULL;
-		/* A running callback's record goes when it returns, or
-		 * when the last canceller waiting for it is done. */
-		if (ts->running == t || t->waiters)
-			t->freed = true;
-		else
-			free(t);
-	}
+	if (map->timer_off >= 0)
+		free_slot(ts, (uint8_t *)value + map->timer_off);
+	/* bpf_wq_cancel_and_free: a queued work never runs (its callback
+	 * is dropped before the delete work cancels it). */
+	if (map->wq_off >= 0)
+		free_slot(ts, (uint8_t *)value + map->wq_off);
 	pthread_mutex_unlock(&ts->lock);
 }
 
 void hr_map_timer_stored(struct hr_map *map, void *value)
 {
-	if (map->timer_off < 0)
+	if (map->timer_off < 0 && map->wq_off < 0)
 		return;
 	hr_map_timer_free_value(map, value);
-	hr_map_value_zero((uint8_t *)value + map->timer_off, HR_BPF_TIMER_SIZE);
+	if (map->timer_off >= 0)
+		hr_map_value_zero((uint8_t *)value + map->timer_off,
+				  HR_BPF_TIMER_SIZE);
+	if (map->wq_off >= 0)
+		hr_map_value_zero((uint8_t *)value + map->wq_off,
+				  HR_BPF_WQ_SIZE);
 }
 
 void hr_map_timers_forget_object(struct hr_map *map,

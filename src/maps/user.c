@@ -87,9 +87,12 @@ int hr_map_lookup_elem(struct hr_map *map, const void *key, void *value)
 	if (!map->ops->copy_value)
 		return -EOPNOTSUPP;
 	ret = map->ops->copy_value(map, key, value);
-	/* check_and_init_map_value: user space reads a bpf_timer as 0. */
+	/* check_and_init_map_value: user space reads a bpf_timer and a
+	 * bpf_wq as 0. */
 	if (!ret && map->timer_off >= 0)
 		memset((uint8_t *)value + map->timer_off, 0, HR_BPF_TIMER_SIZE);
+	if (!ret && map->wq_off >= 0)
+		memset((uint8_t *)value + map->wq_off, 0, HR_BPF_WQ_SIZE);
 	return ret;
 }
 

@@ -348,23 +348,26 @@ static void compare_progs(const char *path, const char *name,
 }
 
 /*
- * An object the kernel refuses only because of the host's kfunc
- * restriction (kernel_side.h): a known host difference, not the
- * kernel's verdict on the object, so nothing is counted for the refused
- * programs. Headroom must still run it, and the programs the kernel
- * loads on their own are compared.
+ * An object the kernel refuses because of the host's kfunc restriction
+ * (kernel_side.h): a known host difference, not the kernel's verdict on
+ * the object, so nothing is counted for the refused programs. Headroom
+ * must still run it, and the programs the kernel loads on their own are
+ * compared. False when the kernel refuses the others too: then that is
+ * its verdict on the object.
  */
-static void compare_host_refused(const char *path, const char *name,
+static bool compare_host_refused(const char *path, const char *name,
 				 const struct pkt *pkts)
 {
 	char left[512], cmd[16384];
 	struct bpf_object *kobj = t_kload(name, left, sizeof(left), NULL);
 	int rc;
 
-	CHECK(kobj != NULL, "%s: the kernel refuses it for another reason",
-	      name);
-	if (!kobj)
-		return;
+	if (!kobj) {
+		printf("note: %s: the kernel refuses it for another reason "
+		       "too\n",
+		       name);
+		return false;
+	}
 	printf("note: %s: %s not compared: %s\n", name, left, t_host_note());
 	snprintf(cmd, sizeof(cmd), "%s test %s --hex %s 2>/dev/null", bin, path,
 		 "0200000000020200000000010800450000140000000040110000");
@@ -372,6 +375,7 @@ static void compare_host_refused(const char *path, const char *name,
 	CHECK(rc == 0, "%s: headroom exits %d", name, rc);
 	compare_progs(path, name, kobj, pkts);
 	bpf_object__close(kobj);
+	return true;
 }
 
 static void compare_object(const char *dir, const char *name,
@@ -398,8 +402,9 @@ static void compare_object(const char *dir, const char *name,
 		err = bpf_object__load(kobj);
 	if (kobj && err && t_host_refusal(err, klog)) {
 		bpf_object__close(kobj);
-		compare_host_refused(path, name, pkts);
-		return;
+		if (compare_host_refused(path, name, pkts))
+			return;
+		kobj = NULL;
 	}
 	if (!kobj || err) {
 		const char *design = by_design_reason();

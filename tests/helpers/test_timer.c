@@ -17,6 +17,7 @@
  * closing an object with one still running ends cleanly.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +25,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "async_cases.h"
 #include "harness.h"
 #include "headroom/map.h"
 #include "headroom/object.h"
@@ -58,143 +60,36 @@ enum { ARR, HASH };
 
 static const char *const map_names[] = { "arr", "hmap" };
 
-/* One case on each side; false when a side could not run it. */
-static bool one(struct oracle *o, bool kernel, const char *label, uint32_t mode,
+/* One case on each side; headroom's answers in @out_hr, the kernel's
+ * compared with them. */
+static void one(struct oracle *o, bool kernel, const char *label, uint32_t mode,
 		uint32_t map, uint32_t key, uint64_t arg, uint64_t flags,
 		struct timer_rec *out_hr)
 {
-	static uint8_t pkt[14 + sizeof(struct timer_rec)];
-	struct oracle_case c = { .obj = OBJ, .data = pkt, .size = sizeof(pkt) };
 	struct timer_rec in = { .mode = mode,
 				.map = map,
 				.key = key,
 				.magic = TIMER_MAGIC,
 				.arg = arg,
 				.flags = flags };
-	static struct oracle_result hr, kr;
-	struct timer_rec out_k;
 
-	memset(pkt, 0, sizeof(pkt));
-	memcpy(pkt + 14, &in, sizeof(in));
-	CHECK(oracle_run_headroom(o, &c, &hr) == 0 && hr.err == 0 &&
-		      hr.retval == XDP_PASS,
-	      "%s: headroom run (err %d retval %u)", label, hr.err, hr.retval);
-	memcpy(out_hr, hr.out + 14, sizeof(*out_hr));
-	if (!kernel)
-		return hr.retval == XDP_PASS;
-	CHECK(oracle_run_kernel(o, &c, &kr) == 0 && kr.err == 0 &&
-		      kr.retval == XDP_PASS,
-	      "%s: kernel run (err %d retval %u)", label, kr.err, kr.retval);
-	memcpy(&out_k, kr.out + 14, sizeof(out_k));
-	for (int tries = 0; mode == 3 && out_k.r[0] == -ENOMEM && tries < 40;
-	     tries++) {
-		/* The kernel's GFP_ATOMIC, memcg-charged allocation of the
-		 * timer failed (seen while sanitizer builds filled memory);
-		 * nothing was made: again, for up to 2 s. */
-		printf("note: %s: the kernel's bpf_timer_init was -ENOMEM; "
-		       "trying again\n",
-		       label);
-		usleep(50000);
-		CHECK(oracle_run_kernel(o, &c, &kr) == 0, "%s: kernel again",
-		      label);
-		memcpy(&out_k, kr.out + 14, sizeof(out_k));
-	}
-	for (int i = 0; i < 16; i++)
-		if (out_k.r[i] == -ENOMEM && out_hr->r[i] != -ENOMEM)
-			printf("note: %s: r[%d]: the kernel's bpf_timer_init "
-			       "could not allocate (-ENOMEM)\n",
-			       label, i);
-	for (int i = 0; i < 16; i++)
-		CHECK(out_k.r[i] == out_hr->r[i],
-		      "%s: r[%d]: kernel %lld, headroom %lld", label, i,
-		      (long long)out_k.r[i], (long long)out_hr->r[i]);
-	return true;
-}
-
-/* counts[id] and the value of @key in @map, on either side (false when
- * the element is not there). */
-static bool read_hr(struct oracle *o, uint32_t map, uint32_t key,
-		    uint64_t *count, struct tval *v)
-{
-	struct hr_object *obj = oracle_headroom_object(o, OBJ);
-	struct hr_map *c = obj ? hr_object_find_map(obj, "counts") : NULL;
-	struct hr_map *m = obj ? hr_object_find_map(obj, map_names[map]) : NULL;
-	uint32_t id = key + 16 * map;
-
-	*count = 0;
-	memset(v, 0, sizeof(*v));
-	if (!c || !m)
-		return false;
-	hr_map_lookup_elem(c, &id, count);
-	return hr_map_lookup_elem(m, &key, v) == 0;
-}
-
-static bool read_k(struct oracle *o, uint32_t map, uint32_t key,
-		   uint64_t *count, struct tval *v)
-{
-	struct bpf_object *obj = oracle_kernel_object(o, OBJ);
-	int c = obj ? bpf_object__find_map_fd_by_name(obj, "counts") : -1;
-	int m = obj ? bpf_object__find_map_fd_by_name(obj, map_names[map]) : -1;
-	uint32_t id = key + 16 * map;
-
-	*count = 0;
-	memset(v, 0, sizeof(*v));
-	if (c < 0 || m < 0)
-		return false;
-	bpf_map_lookup_elem(c, &id, count);
-	return bpf_map_lookup_elem(m, &key, v) == 0;
+	t_async_case(o, kernel, OBJ, NULL, label, &in, sizeof(in),
+		     offsetof(struct timer_rec, r), "bpf_timer_init", out_hr);
 }
 
 /* Waits up to 2 s for counts[id] to reach @want on both sides. */
 static void wait_fired(struct oracle *o, bool kernel, uint32_t map,
 		       uint32_t key, uint64_t want)
 {
-	uint64_t ch = 0, ck = want;
-	struct tval v;
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		read_hr(o, map, key, &ch, &v);
-		if (kernel)
-			read_k(o, map, key, &ck, &v);
-		if (ch >= want && ck >= want)
-			return;
-		usleep(10000);
-	}
+	t_async_wait(o, kernel, OBJ, key + 16 * map, want);
 }
 
 static void expect_value(struct oracle *o, bool kernel, const char *label,
 			 uint32_t map, uint32_t key, uint64_t count,
 			 bool present, int64_t cb_ret)
 {
-	struct tval vh, vk;
-	uint64_t ch, ck;
-	bool ph = read_hr(o, map, key, &ch, &vh);
-
-	CHECK(ch == count, "%s: headroom fired %llu, want %llu", label,
-	      (unsigned long long)ch, (unsigned long long)count);
-	CHECK(ph == present, "%s: headroom element present %d", label, ph);
-	if (present && count) {
-		CHECK(vh.fired == count && vh.cb_key == key,
-		      "%s: headroom value fired %llu key %u", label,
-		      (unsigned long long)vh.fired, vh.cb_key);
-		CHECK(vh.cb_ret == cb_ret, "%s: headroom cb_ret %lld", label,
-		      (long long)vh.cb_ret);
-	}
-	if (present)
-		CHECK(vh.timer[0] == 0 && vh.timer[1] == 0,
-		      "%s: user space reads the bpf_timer as 0", label);
-	if (!kernel)
-		return;
-	CHECK(read_k(o, map, key, &ck, &vk) == ph,
-	      "%s: element presence differs", label);
-	CHECK(ck == ch, "%s: fired: kernel %llu, headroom %llu", label,
-	      (unsigned long long)ck, (unsigned long long)ch);
-	if (ph)
-		CHECK(!memcmp(&vk, &vh, sizeof(vk)),
-		      "%s: values differ: kernel fired %llu key %u cb_ret %lld",
-		      label, (unsigned long long)vk.fired, vk.cb_key,
-		      (long long)vk.cb_ret);
+	t_async_expect(o, kernel, OBJ, label, map_names[map], "bpf_timer", key,
+		       key + 16 * map, count, present, cb_ret);
 }
 
 static void delete_both(struct oracle *o, bool kernel, uint32_t map,
@@ -382,55 +277,6 @@ static void runaway(int engine)
 	hr_object_close(obj);
 }
 
-/* The uses the kernel refuses at load: a callback calling a helper that
- * needs a context (headroom stops the run at set_callback, and nothing
- * fires), a timer in a per-CPU array (headroom refuses the object with
- * the verifier's reason). */
-static void refused(bool kernel)
-{
-	HR_OPTS(hr_object_open_opts, oo);
-	uint8_t pkt[64] = { 0 };
-	struct hr_object *obj = NULL;
-	struct hr_prog *p;
-	char path[512], err[512] = "";
-	int eng;
-
-	t_prog_path("xdp_timer_bad.o", path, sizeof(path));
-	oo.only_prog = "xdp_timer_ctx";
-	CHECK_EQ(hr_object_open(path, &oo, &obj), 0);
-	p = obj ? hr_object_find_prog(obj, "xdp_timer_ctx") : NULL;
-	for (eng = HR_ENGINE_INTERP; p && eng <= HR_ENGINE_JIT_CHECKED; eng++) {
-		HR_OPTS(hr_test_run_opts, ro, .data_in = pkt,
-			.data_size_in = sizeof(pkt), .engine = eng);
-
-		CHECK_EQ(hr_prog_test_run(p, &ro), 0);
-		CHECK(ro.abort == HR_ABORT_HELPER_ARG,
-		      "a callback needing a context stops set_callback (%s)",
-		      hr_abort_str(ro.abort));
-	}
-	usleep(20000);
-	hr_object_close(obj);
-	obj = NULL;
-
-	oo.only_prog = NULL;
-	oo.errbuf = err;
-	oo.errbuf_sz = sizeof(err);
-	CHECK(hr_object_open(path, &oo, &obj) < 0 &&
-		      strstr(err, "map 'pc_arr' has to have BTF in order to "
-				  "use bpf_timer"),
-	      "per-CPU array timer refused: %s", err);
-	hr_object_close(obj);
-	if (kernel) {
-		struct bpf_object *k;
-		char left[64];
-		int kerr = 0;
-
-		k = t_kload("xdp_timer_bad.o", left, sizeof(left), &kerr);
-		CHECK(k == NULL, "the kernel refuses xdp_timer_bad.o");
-		bpf_object__close(k);
-	}
-}
-
 int main(void)
 {
 	static const int engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT,
@@ -451,7 +297,8 @@ int main(void)
 		runaway(engines[e]);
 	}
 	oracle_free(o);
-	refused(kernel);
+	t_async_refused("xdp_timer_bad.o", "xdp_timer_ctx", "bpf_timer",
+			kernel);
 	if (!kernel) {
 		t_done();
 		return t_skip(why);

@@ -112,6 +112,46 @@ static int probe_helper(int id)
 	return probe_run(insns, sizeof(insns) / sizeof(insns[0]));
 }
 
+static int probe_quiet(enum libbpf_print_level level, const char *fmt,
+		       va_list ap)
+{
+	return 0;
+}
+
+/* Program @prog alone of the test object @obj loaded, its verifier log in
+ * probe_log; 0 or the load's -errno (-ENOENT without the object). */
+static int probe_obj(const char *obj, const char *prog)
+{
+	libbpf_print_fn_t old = libbpf_set_print(probe_quiet);
+	struct bpf_program *p;
+	struct bpf_object *o;
+	char path[512];
+	int err;
+
+	probe_log[0] = '\0';
+	t_prog_path(obj, path, sizeof(path));
+	o = bpf_object__open_file(path, NULL);
+	if (!o) {
+		libbpf_set_print(old);
+		return -ENOENT;
+	}
+	bpf_object__for_each_program(p, o)
+	{
+		bool it = !strcmp(bpf_program__name(p), prog);
+
+		bpf_program__set_autoload(p, it);
+		if (it) {
+			bpf_program__set_log_buf(p, probe_log,
+						 sizeof(probe_log));
+			bpf_program__set_log_level(p, 1);
+		}
+	}
+	err = bpf_object__load(o);
+	bpf_object__close(o);
+	libbpf_set_print(old);
+	return err;
+}
+
 /* The refusals of this host's kernel that mainline 6.18 does not make,
  * each with the error and verifier line it loads with. */
 static struct host_rule {
@@ -127,12 +167,17 @@ static struct host_rule {
 	  "every XDP program calling " T_HOST_HELPER " (EINVAL, \"program "
 	  "of this type cannot use helper " T_HOST_HELPER "#54\"; "
 	  "bpf_xdp_adjust_head loads)" },
+	{ -EPERM, "sleepable callback in a program that is not sleepable\n",
+	  "every XDP or tc program calling bpf_wq_set_callback_impl (EPERM, "
+	  "\"sleepable callback in a program that is not sleepable\"; "
+	  "bpf_wq_init loads; mainline takes it, as HID-BPF and the "
+	  "kernel's own wq selftests need)" },
 };
 
 #define N_HOST_RULES (sizeof(host_rules) / sizeof(host_rules[0]))
 
 static int host_probed = -1; /* -1 not yet, then 0 or 1 */
-static char host_note[512];
+static char host_note[1024];
 
 static bool rule_matches(const struct host_rule *r, int err, const char *log)
 {
@@ -162,6 +207,10 @@ static void host_probe(void)
 	rw = probe_helper(BPF_FUNC_xdp_adjust_meta);
 	host_rules[1].refused = !ro &&
 				rule_matches(&host_rules[1], rw, probe_log);
+	ro = probe_obj("xdp_wq_probe.o", "wq_control");
+	rw = probe_obj("xdp_wq_probe.o", "wq_probe");
+	host_rules[2].refused = !ro &&
+				rule_matches(&host_rules[2], rw, probe_log);
 	for (i = 0; i < N_HOST_RULES; i++) {
 		if (!host_rules[i].refused)
 			continue;
@@ -190,6 +239,13 @@ bool t_host_refuses_adjust_meta(void)
 	if (host_probed < 0)
 		host_probe();
 	return host_rules[1].refused;
+}
+
+bool t_host_refuses_wq_callback(void)
+{
+	if (host_probed < 0)
+		host_probe();
+	return host_rules[2].refused;
 }
 
 bool t_host_skips_adjust_meta(const char *what)

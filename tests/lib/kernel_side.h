@@ -38,6 +38,10 @@ struct bpf_object *t_kopen(const char *name);
 bool t_host_refuses_kfunc(void);
 /* Whether the live kernel refuses T_HOST_HELPER to XDP programs. */
 bool t_host_refuses_adjust_meta(void);
+/* Whether the live kernel refuses bpf_wq_set_callback_impl to programs
+ * that are not sleepable ("sleepable callback in a program that is not
+ * sleepable"; mainline 6.18 takes it), probed with xdp_wq_probe.o. */
+bool t_host_refuses_wq_callback(void);
 /* The same, saying so when it does: the kernel side of a test whose
  * kernel program @what calls T_HOST_HELPER is then not compared. */
 bool t_host_skips_adjust_meta(const char *what);
