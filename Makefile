@@ -158,6 +158,7 @@ $(BUILD)/progs/jit_percpu.o $(BUILD)/progs/jit_percpu_hash.o \
 $(BUILD)/progs/xdp_dynptr_nordwr.o: progs/helpers/xdp_dynptr.bpf.c
 $(BUILD)/progs/skb_meta_dynptr_nordwr.o: progs/helpers/skb_meta_dynptr.bpf.c
 $(BUILD)/progs/bench_cpu_hash.o: progs/bench/bench_cpu.bpf.c
+$(BUILD)/progs/xdp_user_ringbuf_big.o: progs/helpers/xdp_user_ringbuf.bpf.c
 
 # Installation: PREFIX (/usr/local), DESTDIR for staging. The shared
 # library is built from position-independent objects of its own.

@@ -10,6 +10,7 @@
 #include "headroom/tunnel.h"
 #include "headroom/perf.h"
 #include "headroom/ringbuf.h"
+#include "headroom/user_ringbuf.h"
 #include "headroom/fib.h"
 #include "headroom/ct.h"
 #include "headroom/xsk.h"

@@ -15,6 +15,15 @@ extern "C" {
 
 struct hr_map;
 
+/*
+ * A record's layout in both kinds of ring (kernel/bpf/ringbuf.c): an
+ * 8-byte header (a u32 length whose two top bits are flags, a u32 page
+ * offset) in front of the bytes, the whole rounded up to 8 bytes.
+ */
+#define HR_RINGBUF_BUSY_BIT (1u << 31) /* BPF_RINGBUF_BUSY_BIT */
+#define HR_RINGBUF_DISCARD_BIT (1u << 30) /* BPF_RINGBUF_DISCARD_BIT */
+#define HR_RINGBUF_HDR_SZ 8u /* BPF_RINGBUF_HDR_SZ */
+
 /* Called once a record; a negative return stops consumption and is
  * returned by hr_ringbuf_consume() (the record counts as consumed). */
 typedef int (*hr_ringbuf_sample_fn)(void *ctx, void *data, size_t size);

@@ -114,6 +114,30 @@ void hr_cli_load_apply(const struct hr_cli_load *l,
 		       struct hr_object_open_opts *o);
 void hr_cli_load_free(struct hr_cli_load *l);
 
+/*
+ * --user-ringbuf NAME=@FILE or NAME=HEX: samples for user ring buffer NAME,
+ * submitted before the first run. FILE holds one sample a line in hex
+ * (whitespace, ':' and '-' between bytes; a lone '-' is a sample of no
+ * bytes); blank lines and lines starting with '#' are skipped.
+ */
+struct hr_cli_samples {
+	const char *arg; /* as given, for messages */
+	char *map; /* NAME */
+	unsigned int n;
+	uint8_t **data;
+	size_t *len;
+};
+
+/* Reads @arg's samples into @s; 0 or -errno after a message naming the
+ * argument (and the file and line). */
+int hr_cli_samples_parse(const char *arg, struct hr_cli_samples *s);
+/* Submits them to @obj's map, in order; 0 or -errno after a message
+ * (no such map, not a user ring buffer, a sample larger than the ring,
+ * the ring full). */
+int hr_cli_samples_submit(struct hr_object *obj,
+			  const struct hr_cli_samples *s);
+void hr_cli_samples_free(struct hr_cli_samples *s);
+
 /* --map NAME=KEY:VALUE entries into @obj's maps; 0 or -errno after a
  * message naming the argument. */
 int hr_cli_map_preload(struct hr_object *obj, char **args, int n);

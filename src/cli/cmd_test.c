@@ -34,7 +34,8 @@ static const char test_usage[] =
 	"                     [--pin-dir DIR] [--set NAME=VALUE ...]\n"
 	"                     [--events] [--fib-dev SPEC ...] [--route SPEC ...]\n"
 	"                     [--neigh SPEC ...] [--tunnel SPEC]\n"
-	"                     [--ct SPEC ...] [--kernel]\n"
+	"                     [--ct SPEC ...] [--user-ringbuf NAME=@FILE ...]\n"
+	"                     [--kernel]\n"
 	"\n"
 	"Runs the program once per packet (N times on the same buffer with\n"
 	"--repeat, as BPF_PROG_TEST_RUN) and prints the index, the verdict, the\n"
@@ -128,6 +129,16 @@ static const char test_usage[] =
 	"                  IPv6; STATE a TCP state such as established;\n"
 	"                  timeout default 432000 s TCP, 120 s UDP)\n"
 	"                  (repeatable; the table is empty without it)\n"
+	"  --user-ringbuf NAME=@FILE  samples for the BPF_MAP_TYPE_USER_RINGBUF\n"
+	"                  map NAME, submitted in order before the first\n"
+	"                  packet (as libbpf's user_ring_buffer__submit), for\n"
+	"                  bpf_user_ringbuf_drain to take: FILE has one\n"
+	"                  sample a line in hex (spaces, ':' and '-' between\n"
+	"                  bytes; a lone '-' is an empty sample; blank lines\n"
+	"                  and lines starting with '#' are skipped);\n"
+	"                  NAME=HEX gives one sample (repeatable; a sample\n"
+	"                  larger than the ring, or more than it holds, is an\n"
+	"                  error naming it)\n"
 	"  --ctx-in FILE   the context to run with, as bpftool's ctx_in:\n"
 	"                  a JSON object of struct __sk_buff (tc: mark,\n"
 	"                  priority, ifindex, cb, tstamp, wire_len, gso_segs,\n"
@@ -138,8 +149,9 @@ static const char test_usage[] =
 	"  --kernel        run every packet through the live kernel's\n"
 	"                  BPF_PROG_TEST_RUN too (root) and print what differs:\n"
 	"                  verdict, return value, packet, metadata, errors, and\n"
-	"                  the maps' entries at the end; --set, --map-size\n"
-	"                  and --map reach the kernel's copy too\n"
+	"                  the maps' entries at the end; --set, --map-size,\n"
+	"                  --map and --user-ringbuf reach the kernel's copy\n"
+	"                  too\n"
 	"\n"
 	"exit codes: 0 every packet ran (whatever the verdicts), 1 load error,\n"
 	"            2 bad arguments or unreadable input (or --kernel without\n"
@@ -154,6 +166,8 @@ struct test_cfg {
 	int nhex;
 	char **maps;
 	int nmaps;
+	struct hr_cli_samples *urbs; /* --user-ringbuf */
+	int nurbs;
 	bool dump_maps;
 	bool events;
 	struct hr_cli_load load;
@@ -641,6 +655,7 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 		{ "ctx-out", required_argument, NULL, 1001 },
 		{ "tunnel", required_argument, NULL, 1002 },
 		{ "ct", required_argument, NULL, 1003 },
+		{ "user-ringbuf", required_argument, NULL, 1004 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -648,7 +663,9 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 
 	cfg->hex = calloc((size_t)argc, sizeof(*cfg->hex));
 	cfg->maps = calloc((size_t)argc, sizeof(*cfg->maps));
-	if (!cfg->hex || !cfg->maps || hr_cli_load_init(&cfg->load, argc))
+	cfg->urbs = calloc((size_t)argc, sizeof(*cfg->urbs));
+	if (!cfg->hex || !cfg->maps || !cfg->urbs ||
+	    hr_cli_load_init(&cfg->load, argc))
 		return -ENOMEM;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -729,6 +746,11 @@ static int parse_args(int argc, char **argv, struct test_cfg *cfg)
 			if (hr_cli_ct_arg(optarg))
 				return -EINVAL;
 			cfg->ct = true;
+			break;
+		case 1004:
+			if (hr_cli_samples_parse(optarg,
+						 &cfg->urbs[cfg->nurbs++]))
+				return -EINVAL;
 			break;
 		case 'E':
 			cfg->events = true;
@@ -930,6 +952,24 @@ static int close_kernel(struct test_state *st, struct hr_object *obj, int rc)
 	return differed || !maps_same ? HR_EXIT_DIFFER : rc;
 }
 
+/* --user-ringbuf: the samples into headroom's rings and, with --kernel,
+ * the kernel's; 0 or -errno, said. */
+static int submit_samples(struct test_state *st, struct hr_object *obj)
+{
+	const struct test_cfg *cfg = st->cfg;
+	const struct hr_cli_samples *s;
+	int i, err = 0;
+
+	for (i = 0; i < cfg->nurbs && !err; i++) {
+		s = &cfg->urbs[i];
+		err = hr_cli_samples_submit(obj, s);
+		if (!err && st->kernel)
+			err = test_kernel_user_ringbuf(st->kernel, s->map,
+						       s->data, s->len, s->n);
+	}
+	return err;
+}
+
 int hr_cmd_test(int argc, char **argv)
 {
 	struct test_cfg cfg = { .repeat = 1, .engine = HR_ENGINE_DEFAULT };
@@ -990,6 +1030,10 @@ int hr_cmd_test(int argc, char **argv)
 		rc = HR_EXIT_USAGE;
 		goto out;
 	}
+	if (submit_samples(&st, obj)) {
+		rc = HR_EXIT_USAGE;
+		goto out;
+	}
 	rc = cfg.pcap ? run_pcap(&st) : run_hex(&st);
 	if (cfg.dump_maps && rc == HR_EXIT_OK)
 		hr_cli_map_dump(stdout, obj, cfg.spec, cfg.json);
@@ -1009,6 +1053,9 @@ out:
 	hr_object_close(obj);
 	free(cfg.hex);
 	free(cfg.maps);
+	for (int i = 0; i < cfg.nurbs; i++)
+		hr_cli_samples_free(&cfg.urbs[i]);
+	free(cfg.urbs);
 	hr_cli_load_free(&cfg.load);
 	free(cfg.meta);
 	return rc;

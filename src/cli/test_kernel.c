@@ -451,6 +451,42 @@ int test_kernel_take_maps(struct test_kernel *k, const struct hr_object *obj)
 	return 0;
 }
 
+int test_kernel_user_ringbuf(struct test_kernel *k, const char *map,
+			     uint8_t *const *data, const size_t *len,
+			     unsigned int n)
+{
+	int fd = bpf_object__find_map_fd_by_name(k->obj, map);
+	struct user_ring_buffer *rb;
+	unsigned int i;
+	void *sample;
+	int err = 0;
+
+	rb = fd >= 0 ? user_ring_buffer__new(fd, NULL) : NULL;
+	if (!rb) {
+		err = fd >= 0 ? -errno : -ENOENT;
+		fprintf(stderr,
+			"headroom test --kernel: map %s: no user ring buffer "
+			"in the kernel's copy: %s\n",
+			map, strerror(-err));
+		return err;
+	}
+	for (i = 0; i < n && !err; i++) {
+		sample = user_ring_buffer__reserve(rb, (uint32_t)len[i]);
+		if (!sample) {
+			err = -errno;
+			fprintf(stderr,
+				"headroom test --kernel: map %s: the kernel's "
+				"ring refuses sample %u: %s\n",
+				map, i + 1, strerror(errno));
+			break;
+		}
+		memcpy(sample, data[i], len[i]);
+		user_ring_buffer__submit(rb, sample);
+	}
+	user_ring_buffer__free(rb);
+	return err;
+}
+
 bool test_kernel_maps(struct test_kernel *k, const struct hr_object *obj,
 		      bool json)
 {

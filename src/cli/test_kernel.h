@@ -31,6 +31,12 @@ bool test_kernel_map_comparable(uint32_t t);
 /* Puts the entries headroom's maps hold now (--map) in the kernel's maps
  * of the same name that both sides compare; 0 or -errno, said. */
 int test_kernel_take_maps(struct test_kernel *k, const struct hr_object *obj);
+/* Submits @n samples (@data[i], @len[i] bytes) to the kernel's user
+ * ring buffer @map, as --user-ringbuf gives headroom's; 0 or -errno,
+ * said. */
+int test_kernel_user_ringbuf(struct test_kernel *k, const char *map,
+			     uint8_t *const *data, const size_t *len,
+			     unsigned int n);
 void test_kernel_close(struct test_kernel *k);
 
 /* headroom's answer for one packet, to compare. */

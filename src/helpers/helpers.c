@@ -78,6 +78,7 @@ const struct hr_helper *const hr_base_helpers[] = {
 	&hr_helper_get_numa_node_id,
 	&hr_helper_loop,
 	&hr_helper_for_each_map_elem,
+	&hr_helper_user_ringbuf_drain,
 	&hr_helper_spin_lock,
 	&hr_helper_spin_unlock,
 	&hr_helper_trace_vprintk,

@@ -75,6 +75,7 @@ extern const struct hr_helper hr_helper_jiffies64; /* 118 */
 extern const struct hr_helper hr_helper_get_numa_node_id; /* 42 */
 extern const struct hr_helper hr_helper_loop; /* 181 */
 extern const struct hr_helper hr_helper_for_each_map_elem; /* 164 */
+extern const struct hr_helper hr_helper_user_ringbuf_drain; /* 209 */
 extern const struct hr_helper hr_helper_spin_lock; /* 93 */
 extern const struct hr_helper hr_helper_spin_unlock; /* 94 */
 extern const struct hr_helper hr_helper_xdp_check_mtu; /* 163, XDP */

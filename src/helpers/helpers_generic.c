@@ -510,18 +510,15 @@ static uint64_t hr_for_each_map_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 					struct hr_run *run)
 {
 	struct hr_map *map = hr_run_map(run, r1);
-	const struct hr_region *saved = run->regions;
-	unsigned int nsaved = run->nregions;
-	struct hr_region *regions;
+	struct hr_run_regions save;
+	struct hr_region *key_region;
 	struct hr_each e = {
 		.run = run, .map = map, .pc = (uint32_t)r2, .ctx = r3
 	};
 
-	if (map)
-		e.limit = map->attr.max_entries;
-
 	if (!map)
 		return 0;
+	e.limit = map->attr.max_entries;
 	if (r4)
 		return hr_err(-EINVAL);
 	if (!hr_each_supported(map))
@@ -530,25 +527,19 @@ static uint64_t hr_for_each_map_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 		hr_run_abort(run, HR_ABORT_HELPER_ARG, r2);
 		return 0;
 	}
-	regions = malloc((nsaved + 1) * sizeof(*regions));
 	e.key = calloc(1, HR_ROUND8(map->attr.key_size));
-	if (!regions || !e.key) {
-		free(regions);
+	key_region = e.key ? hr_run_regions_push(run, 1, &save) : NULL;
+	if (!key_region) {
 		free(e.key);
 		return hr_err(-ENOMEM);
 	}
-	memcpy(regions, saved, nsaved * sizeof(*regions));
-	regions[nsaved] = (struct hr_region){
+	*key_region = (struct hr_region){
 		.start = (uintptr_t)e.key,
 		.end = (uintptr_t)e.key + map->attr.key_size,
 		.flags = HR_REGION_READ,
 	};
-	run->regions = regions;
-	run->nregions = nsaved + 1;
 	hr_each_walk(&e);
-	run->regions = saved;
-	run->nregions = nsaved;
-	free(regions);
+	hr_run_regions_pop(run, &save);
 	free(e.key);
 	return e.n;
 }

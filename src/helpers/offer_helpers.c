@@ -156,7 +156,7 @@ const struct hr_offer hr_helper_offer[] = {
 	{ .id = 206, .types = X | T },
 	{ .id = 207, .types = X | T },
 	{ .id = 208, .types = X | T },
-	{ .id = 209, .types = X | T, .why = WHY_TODO },
+	{ .id = 209, .types = X | T },
 	{ .id = 210, .types = X | T, .why = WHY_CGROUP },
 	{ .id = 211, .types = X | T, .why = WHY_CGROUP },
 };

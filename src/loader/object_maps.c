@@ -57,12 +57,32 @@ static int create_error(struct hr_loader *ld, const char *name,
 			   strerror(-err));
 }
 
+/* libbpf's adjust_ringbuf_sz: a ring buffer's size rounded up to a
+ * power-of-2 number of pages, as the kernel wants it (a size that is one
+ * already, and one no such number reaches, stay). */
+static uint32_t ringbuf_size(uint32_t sz)
+{
+	const uint64_t page = 4096;
+	uint64_t s;
+
+	if (sz % page == 0 && !((sz / page) & (sz / page - 1)))
+		return sz;
+	for (s = page; s <= UINT32_MAX; s <<= 1)
+		if (s > sz)
+			return (uint32_t)s;
+	return sz;
+}
+
 /* A declared map's size: the caller's override, else what libbpf fills
- * in for 0 (a CPU count for CPUMAP and PERF_EVENT_ARRAY). */
+ * in for 0 (a CPU count for CPUMAP and PERF_EVENT_ARRAY); a ring buffer's
+ * rounded up as libbpf rounds it. */
 static int size_map(struct hr_loader *ld, struct hr_map_attr *attr)
 {
 	int ret = hr_ld_map_size(ld, attr->name, &attr->max_entries);
 
+	if (!ret && attr->max_entries &&
+	    (attr->type == HR_MAP_RINGBUF || attr->type == HR_MAP_USER_RINGBUF))
+		attr->max_entries = ringbuf_size(attr->max_entries);
 	if (ret || attr->max_entries)
 		return ret;
 	if (attr->type == HR_MAP_CPUMAP ||

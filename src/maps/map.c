@@ -70,7 +70,8 @@
 extern const struct hr_map_ops hr_map_ops_perf_event_array;
 HR_WEAK_OPS(0, BLOOM_FILTER, bloom_filter)
 
-/* The generic types of lru_hash.c, lpm_trie.c, queue_stack.c, ringbuf.c,
+/* The generic types of lru_hash.c, lpm_trie.c, queue_stack.c, ringbuf.c
+ * (both ring buffers),
  * prog_array.c and map_in_map.c, pulled in strongly. */
 extern const struct hr_map_ops hr_map_ops_prog_array;
 extern const struct hr_map_ops hr_map_ops_lru_hash;
@@ -81,6 +82,7 @@ extern const struct hr_map_ops hr_map_ops_hash_of_maps;
 extern const struct hr_map_ops hr_map_ops_queue;
 extern const struct hr_map_ops hr_map_ops_stack;
 extern const struct hr_map_ops hr_map_ops_ringbuf;
+extern const struct hr_map_ops hr_map_ops_user_ringbuf;
 
 /* The redirect maps of devmap.c, cpumap.c and xskmap.c. */
 extern const struct hr_map_ops hr_map_ops_devmap;
@@ -121,7 +123,7 @@ extern const struct hr_map_ops hr_map_ops_xskmap;
 #define HR_OPS_INODE_STORAGE NULL
 #define HR_OPS_TASK_STORAGE NULL
 #define HR_OPS_BLOOM_FILTER &hr_map_ops_bloom_filter
-#define HR_OPS_USER_RINGBUF NULL
+#define HR_OPS_USER_RINGBUF &hr_map_ops_user_ringbuf
 #define HR_OPS_CGRP_STORAGE NULL
 #define HR_OPS_ARENA NULL
 
@@ -201,6 +203,7 @@ static bool map_fits_memory(const struct hr_map_attr *attr)
 		copies = attr->ncpus ? attr->ncpus : 1;
 		break;
 	case HR_MAP_RINGBUF:
+	case HR_MAP_USER_RINGBUF:
 		per = 1; /* max_entries is the ring's size in bytes */
 		break;
 	}

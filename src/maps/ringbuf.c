@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * BPF_MAP_TYPE_RINGBUF, after the kernel's kernel/bpf/ringbuf.c: a data
- * area of max_entries bytes (a power of two, a multiple of the page size)
+ * BPF_MAP_TYPE_RINGBUF and BPF_MAP_TYPE_USER_RINGBUF, after the kernel's
+ * kernel/bpf/ringbuf.c (the second's two ends are user_ringbuf.c's): a
+ * data area of max_entries bytes (a power of two, a multiple of the page size)
  * mapped twice back to back, so that a record that wraps is still one
  * contiguous block; 8-byte record headers {len, pg_off} with the BUSY bit
  * set while a record is reserved and the DISCARD bit when it was thrown
@@ -17,8 +18,10 @@
  * length it reads by the ring and by what the producer committed.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -27,29 +30,10 @@
 #include "maps/map_impl.h"
 #include "maps/ringbuf.h"
 
-#define HR_PAGE_SIZE 4096u
 #define HR_ENOTSUPP 524 /* kernel-internal ENOTSUPP */
 #define HR_RINGBUF_CREATE_FLAG_MASK HR_F_NUMA_NODE
-#define HR_RINGBUF_BUSY_BIT (1u << 31)
-#define HR_RINGBUF_DISCARD_BIT (1u << 30)
-#define HR_RINGBUF_HDR_SZ 8u
 /* RINGBUF_MAX_RECORD_SZ: UINT_MAX / 4. */
 #define HR_RINGBUF_MAX_RECORD_SZ (UINT32_MAX / 4)
-
-struct hr_ringbuf_hdr {
-	uint32_t len;
-	uint32_t pg_off;
-};
-
-struct hr_ringbuf {
-	struct hr_spin lock;
-	uint64_t mask;
-	/* Positions, in bytes since creation. */
-	uint64_t consumer_pos;
-	uint64_t producer_pos;
-	uint64_t pending_pos; /* oldest record not yet committed */
-	uint8_t *data; /* 2 * (mask + 1) bytes: the same pages twice */
-};
 
 static int hr_ringbuf_check(const struct hr_map_attr *attr)
 {
@@ -97,6 +81,7 @@ out:
 static int hr_ringbuf_alloc(struct hr_map *map)
 {
 	struct hr_ringbuf *rb = calloc(1, sizeof(*rb));
+	pthread_condattr_t ca;
 
 	if (!rb)
 		return -ENOMEM;
@@ -106,6 +91,12 @@ static int hr_ringbuf_alloc(struct hr_map *map)
 		free(rb);
 		return -ENOMEM;
 	}
+	/* Producers wait with CLOCK_MONOTONIC deadlines (user_ringbuf.c). */
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_mutex_init(&rb->wait_lock, NULL);
+	pthread_cond_init(&rb->waitq, &ca);
+	pthread_condattr_destroy(&ca);
 	map->priv = rb;
 	return 0;
 }
@@ -117,20 +108,10 @@ static void hr_ringbuf_free(struct hr_map *map)
 	if (!rb)
 		return;
 	munmap(rb->data, 2 * (rb->mask + 1));
+	pthread_mutex_destroy(&rb->wait_lock);
+	pthread_cond_destroy(&rb->waitq);
 	free(rb);
 	map->priv = NULL;
-}
-
-static uint64_t hr_load_pos(const uint64_t *pos)
-{
-	return __atomic_load_n(pos, __ATOMIC_ACQUIRE);
-}
-
-static uint32_t hr_rec_len(uint32_t len)
-{
-	return ((len & ~(HR_RINGBUF_BUSY_BIT | HR_RINGBUF_DISCARD_BIT)) +
-		HR_RINGBUF_HDR_SZ + 7) &
-	       ~7u;
 }
 
 void *hr_ringbuf_reserve(struct hr_map *map, uint64_t size)
@@ -322,14 +303,20 @@ static int hr_ringbuf_copy_value(struct hr_map *map, const void *key,
 	return -HR_ENOTSUPP;
 }
 
-const struct hr_map_ops hr_map_ops_ringbuf = {
-	.check = hr_ringbuf_check,
-	.alloc = hr_ringbuf_alloc,
-	.free = hr_ringbuf_free,
-	.lookup = hr_ringbuf_lookup,
-	.update = hr_ringbuf_update,
-	.delete = hr_ringbuf_delete,
-	.get_next_key = hr_ringbuf_get_next_key,
-	.copy_value = hr_ringbuf_copy_value,
-	.update_user = hr_ringbuf_update_user,
-};
+/* The ops both ring buffer types share (the kernel's ringbuf_map_ops and
+ * user_ringbuf_map_ops differ in mmap and poll, which are user_ringbuf.c's
+ * producer here). */
+#define HR_RINGBUF_OPS                                                    \
+	{                                                                 \
+		.check = hr_ringbuf_check, .alloc = hr_ringbuf_alloc,     \
+		.free = hr_ringbuf_free, .lookup = hr_ringbuf_lookup,     \
+		.update = hr_ringbuf_update, .delete = hr_ringbuf_delete, \
+		.get_next_key = hr_ringbuf_get_next_key,                  \
+		.copy_value = hr_ringbuf_copy_value,                      \
+		.update_user = hr_ringbuf_update_user,                    \
+	}
+
+const struct hr_map_ops hr_map_ops_ringbuf = HR_RINGBUF_OPS;
+/* The same ring, which user space produces into (user_ringbuf.c) and
+ * bpf_user_ringbuf_drain consumes. */
+const struct hr_map_ops hr_map_ops_user_ringbuf = HR_RINGBUF_OPS;

@@ -67,6 +67,13 @@ static bool hr_map_user_can_write(const struct hr_map *map)
 	return !(map->attr.map_flags & HR_F_RDONLY) && !map->frozen;
 }
 
+/* __bpf_copy_key: a map of key_size 0 (queue, stack, ring buffers) takes
+ * no key. */
+static bool hr_key_given(const struct hr_map *map, const void *key)
+{
+	return key || !map->attr.key_size;
+}
+
 int hr_map_lookup_elem(struct hr_map *map, const void *key, void *value)
 {
 	int ret;
@@ -75,7 +82,7 @@ int hr_map_lookup_elem(struct hr_map *map, const void *key, void *value)
 		return -EBADF;
 	if (!hr_map_user_can_read(map))
 		return -EPERM;
-	if (!key || !value)
+	if (!hr_key_given(map, key) || !value)
 		return -EFAULT;
 	if (!map->ops->copy_value)
 		return -EOPNOTSUPP;
@@ -99,7 +106,7 @@ int hr_map_update_elem(struct hr_map *map, const void *key, const void *value,
 	/* No headroom map value holds a bpf_spin_lock. */
 	if (flags & HR_F_LOCK)
 		return -EINVAL;
-	if (!key || !value)
+	if (!hr_key_given(map, key) || !value)
 		return -EFAULT;
 	if (!map->ops->update_user)
 		return -EOPNOTSUPP;
@@ -112,7 +119,7 @@ int hr_map_delete_elem(struct hr_map *map, const void *key)
 		return -EBADF;
 	if (!hr_map_user_can_write(map))
 		return -EPERM;
-	if (!key)
+	if (!hr_key_given(map, key))
 		return -EFAULT;
 	if (!map->ops->delete)
 		return -EOPNOTSUPP;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Run state: initialisation, the memory checker helpers use, aborts and
  * the access an abort stopped. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "vm/vm.h"
@@ -66,6 +67,31 @@ void hr_run_init(struct hr_run *run, const struct hr_vm_prog *vm, void *ctx)
 	run->lock = NULL;
 	run->nheld = 0;
 	run->callback = NULL;
+}
+
+struct hr_region *hr_run_regions_push(struct hr_run *run, unsigned int n,
+				      struct hr_run_regions *save)
+{
+	struct hr_region *copy = calloc(run->nregions + n, sizeof(*copy));
+
+	if (!copy)
+		return NULL;
+	if (run->nregions)
+		memcpy(copy, run->regions, run->nregions * sizeof(*copy));
+	*save = (struct hr_run_regions){ .regions = run->regions,
+					 .nregions = run->nregions,
+					 .copy = copy };
+	run->regions = copy;
+	run->nregions += n;
+	return copy + save->nregions;
+}
+
+void hr_run_regions_pop(struct hr_run *run, struct hr_run_regions *save)
+{
+	run->regions = save->regions;
+	run->nregions = save->nregions;
+	free(save->copy);
+	save->copy = NULL;
 }
 
 /* The reasons a memory instruction at abort_pc ends a run with. */

@@ -279,6 +279,24 @@ struct hr_map *hr_run_map(struct hr_run *run, uint64_t ptr);
 /* Records an abort (first reason wins). */
 void hr_run_abort(struct hr_run *run, enum hr_abort reason, uint64_t addr);
 
+/* The run's own regions, while a helper lends it more (below). */
+struct hr_run_regions {
+	const struct hr_region *regions;
+	unsigned int nregions;
+	struct hr_region *copy;
+};
+
+/*
+ * For helpers whose callbacks reach memory of the helper's own (a map
+ * walk's key, a drained sample): the run's regions become a copy of them
+ * with @n more after, zeroed, which the helper fills and may change
+ * between calls; returns those @n, or NULL when out of memory.
+ * hr_run_regions_pop() puts the run's own back.
+ */
+struct hr_region *hr_run_regions_push(struct hr_run *run, unsigned int n,
+				      struct hr_run_regions *save);
+void hr_run_regions_pop(struct hr_run *run, struct hr_run_regions *save);
+
 /*
  * For helpers that call back into the program (bpf_loop,
  * bpf_for_each_map_elem ...): each call costs one unit of budget, as a

@@ -81,6 +81,11 @@ static const struct {
 	{ "skb_meta_dynptr_forged.o",
 	  "dynptrs forged on the stack, on purpose (the verifier refuses "
 	  "them); tests/helpers/test_skb_meta_dynptr.c checks that the run ends" },
+	{ "user_ringbuf_forged.o",
+	  "bpf_user_ringbuf_drain callbacks reaching past their sample and "
+	  "their const dynptr, on purpose (the verifier refuses them); "
+	  "tests/helpers/test_user_ringbuf_drain.c checks that each run "
+	  "ends" },
 	{ "dynptr_local_forged.o",
 	  "local dynptrs forged on the stack, on purpose (the verifier "
 	  "refuses them); tests/helpers/test_dynptr_mem.c checks that the run "
