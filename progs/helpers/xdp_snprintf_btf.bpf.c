@@ -2,11 +2,12 @@
 /*
  * bpf_snprintf_btf over kernel types the program holds itself: the packet
  * picks the type (struct ethhdr, iphdr, tcphdr, in6_addr, xdp_md,
- * list_head, enum xdp_action, int, __u64, or an ethhdr read in place in
- * the packet), the object's bytes, the flags and the output size (1 to
- * OUT); the BTF id is the kernel's (bpf_core_type_id_kernel), or the
- * packet's own for the error cases, the btf_ptr size may be cut to 8
- * and ptr->ptr set to any address. The return and the text go back in the packet for
+ * list_head, enum xdp_action, int, __u64, bpf_fib_lookup,
+ * bpf_tunnel_key, or an ethhdr read in place in the packet), the
+ * object's bytes, the flags and the output size (1 to OUT); the BTF id
+ * is the kernel's (bpf_core_type_id_kernel), or the packet's own for the
+ * error cases, the btf_ptr size may be cut to 8 and ptr->ptr set to any
+ * address. The return and the text go back in the packet for
  * test_snprintf_btf to compare with the kernel.
  */
 #include <linux/bpf.h>
@@ -82,6 +83,12 @@ int xdp_snprintf_btf(struct xdp_md *ctx)
 		break;
 	case 8:
 		p.type_id = bpf_core_type_id_kernel(__u64);
+		break;
+	case 10:
+		p.type_id = bpf_core_type_id_kernel(struct bpf_fib_lookup);
+		break;
+	case 11:
+		p.type_id = bpf_core_type_id_kernel(struct bpf_tunnel_key);
 		break;
 	default:
 		/* The Ethernet header where it is, in the packet. */

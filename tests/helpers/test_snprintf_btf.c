@@ -3,7 +3,8 @@
  * bpf_snprintf_btf (progs/helpers/xdp_snprintf_btf.bpf.c): struct ethhdr,
  * iphdr (an anonymous union of structs), tcphdr (bitfields), in6_addr (a
  * union of arrays), xdp_md, list_head (pointers), enum xdp_action, int,
- * __u64 (a typedef) and an ethhdr read in place in the packet, each over
+ * __u64 (a typedef), an ethhdr read in place in the packet,
+ * bpf_fib_lookup and bpf_tunnel_key (unions of arrays and ints), each over
  * three byte patterns (all zero, sparse, dense), with every combination
  * of the four BTF_F_* flags, cut to 1, 40 and 1024 bytes; then bad
  * flags, a short btf_ptr, type ids 0, past the last, above INT_MAX, a
@@ -33,7 +34,7 @@ ORACLE_LINK_HEADROOM;
 #define OUT 1024
 #define OPT_SHORT_PTR 1
 #define OPT_TYPE_ID 2
-#define NWHICH 10
+#define NWHICH 12
 #define F_PTR_RAW 4
 
 struct sbtf_rec {
