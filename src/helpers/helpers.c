@@ -86,6 +86,7 @@ const struct hr_helper *const hr_base_helpers[] = {
 	&hr_helper_strncmp,
 	&hr_helper_strtol,
 	&hr_helper_strtoul,
+	&hr_helper_snprintf_btf,
 	&hr_helper_get_current_pid_tgid,
 	&hr_helper_get_ns_current_pid_tgid,
 	&hr_helper_get_current_uid_gid,

@@ -148,6 +148,8 @@ extern const struct hr_helper hr_helper_strncmp; /* 182 */
 /* bpf_strtol, bpf_strtoul (helpers_strtox.c), in the base set. */
 extern const struct hr_helper hr_helper_strtol; /* 105 */
 extern const struct hr_helper hr_helper_strtoul; /* 106 */
+/* bpf_snprintf_btf (helpers_snprintf_btf.c), in the base set. */
+extern const struct hr_helper hr_helper_snprintf_btf; /* 149 */
 
 /* Socket lookups over an empty socket table, XDP and tc (helpers_sock.c). */
 extern const struct hr_helper hr_helper_sk_lookup_tcp; /* 84 */

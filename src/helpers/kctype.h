@@ -36,4 +36,11 @@ static inline bool hr_kisxdigit(unsigned char c)
 	       (c >= 'A' && c <= 'F');
 }
 
+/* isprint(): the space to '~', and 0xA0-0xFF (the no-break space, the
+ * Latin-1 signs and letters); not the controls 0x7F-0x9F. */
+static inline bool hr_kisprint(unsigned char c)
+{
+	return (c >= ' ' && c <= '~') || c >= 0xa0;
+}
+
 #endif /* HR_HELPERS_KCTYPE_H */

@@ -113,7 +113,7 @@ const struct hr_offer hr_helper_offer[] = {
 	{ .id = 139, .types = X | T, .why = WHY_SOCK },
 	{ .id = 140, .types = X | T, .why = WHY_SOCK },
 	{ .id = 141, .types = X | T, .why = WHY_TASK },
-	{ .id = 149, .types = X | T, .why = WHY_TODO },
+	{ .id = 149, .types = X | T },
 	{ .id = 151, .types = T, .why = WHY_CGROUP },
 	{ .id = 152, .types = T },
 	{ .id = 153, .types = X | T, .why = WHY_KMEM },

@@ -146,6 +146,9 @@ int hr_ld_check_timer_use(struct hr_loader *ld, const struct hr_prog *prog);
 /* exception_cb.c: refuses a program with an exception callback of its
  * own (bpf_throw runs with the default one); 0 or -EOPNOTSUPP. */
 int hr_ld_check_exception_cb(struct hr_loader *ld, const struct hr_prog *prog);
+/* btf_vmlinux.c: gives @prog's object the vmlinux BTF when @prog calls
+ * bpf_snprintf_btf (hr_object.kernel_btf). */
+void hr_ld_vmlinux_btf_use(struct hr_loader *ld, const struct hr_prog *prog);
 
 /* object_maps.c: creates every map of the object (legacy, BTF, global data). */
 int hr_ld_create_maps(struct hr_loader *ld);

@@ -15,6 +15,7 @@
 struct hr_object;
 struct hr_map;
 struct hr_prog_stream;
+struct btf;
 
 /* Kernel program type numbers (enum bpf_prog_type). */
 #define HR_KPROG_SCHED_CLS 3
@@ -117,6 +118,10 @@ struct hr_object {
 	struct hr_region *regions;
 	unsigned int nregions;
 	unsigned int ncpus;
+	/* The vmlinux BTF bpf_snprintf_btf shows types of (the loader's
+	 * CO-RE target, shared and never freed), or NULL when no program
+	 * calls it or none could be read. */
+	const struct btf *kernel_btf;
 };
 
 /* Program type for a section name (libbpf's and iproute2's conventions),
