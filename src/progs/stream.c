@@ -82,7 +82,8 @@ int hr_prog_stream_read(struct hr_prog *prog, int stream_id, char *buf,
 		len = INT32_MAX;
 	pthread_mutex_lock(&stream_lock);
 	st = prog->stream ? &prog->stream[k] : NULL;
-	if (st && buf) {
+	/* A stream never written has no buffer at all. */
+	if (st && st->len && buf) {
 		n = st->len < len ? st->len : len;
 		memcpy(buf, st->buf, n);
 		memmove(st->buf, st->buf + n, st->len - n);
