@@ -208,6 +208,9 @@ extern const struct hr_kfunc hr_kfunc_preempt_disable;
 extern const struct hr_kfunc hr_kfunc_preempt_enable;
 /* Resilient spin locks and the irq flags (kfuncs_lock.c). */
 extern const struct hr_kfunc hr_kfunc_res_spin_lock;
+/* Allocated objects (kfuncs_obj.c). */
+extern const struct hr_kfunc hr_kfunc_obj_new_impl;
+extern const struct hr_kfunc hr_kfunc_obj_drop_impl;
 extern const struct hr_kfunc hr_kfunc_res_spin_unlock;
 extern const struct hr_kfunc hr_kfunc_res_spin_lock_irqsave;
 extern const struct hr_kfunc hr_kfunc_res_spin_unlock_irqrestore;

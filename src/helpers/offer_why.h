@@ -29,7 +29,7 @@
 #define WHY_NETNS \
 	"it reads the network namespace cookie, which headroom has no namespaces to give"
 #define WHY_GRAPH \
-	"not implemented yet: allocated objects (bpf_obj_new, lists, rbtrees, kptrs, refcounts) are not modelled"
+	"not implemented yet: of allocated objects headroom models bpf_obj_new and bpf_obj_drop alone (no lists, rbtrees, kptrs, refcounts or per-CPU objects)"
 #define WHY_TODO "not implemented yet"
 
 #endif /* HR_HELPERS_OFFER_WHY_H */

@@ -146,6 +146,11 @@ int hr_ld_check_timer_use(struct hr_loader *ld, const struct hr_prog *prog);
 /* exception_cb.c: refuses a program with an exception callback of its
  * own (bpf_throw runs with the default one); 0 or -EOPNOTSUPP. */
 int hr_ld_check_exception_cb(struct hr_loader *ld, const struct hr_prog *prog);
+/* alloc_types.c: for a program calling bpf_obj_new_impl or
+ * bpf_obj_drop_impl, the object's table of the structs they allocate
+ * (hr_object.local_types), and the refusal of an allocation of a struct
+ * headroom does not model; 0 or -errno. */
+int hr_ld_alloc_types(struct hr_loader *ld, const struct hr_prog *prog);
 
 /* object_maps.c: creates every map of the object (legacy, BTF, global data). */
 int hr_ld_create_maps(struct hr_loader *ld);

@@ -107,6 +107,18 @@ struct hr_prog {
 	struct hr_prog_stream *stream;
 };
 
+/*
+ * A struct of the object's BTF as bpf_obj_new_impl allocates it (its
+ * local type id indexes hr_object.local_types): its size, and whether it
+ * holds a special field headroom does not model yet (list or rbtree
+ * heads and nodes, kptrs, bpf_refcount, timers), which it then refuses.
+ */
+struct hr_local_type {
+	uint32_t size;
+	bool alloc; /* a struct: bpf_obj_new may allocate it */
+	bool unmodelled;
+};
+
 struct hr_object {
 	char *path;
 	struct hr_prog **progs;
@@ -117,6 +129,10 @@ struct hr_object {
 	struct hr_region *regions;
 	unsigned int nregions;
 	unsigned int ncpus;
+	/* Indexed by BTF type id, built by the loader for an object whose
+	 * programs allocate objects (loader/alloc_types.c); else NULL. */
+	struct hr_local_type *local_types;
+	uint32_t nlocal_types;
 };
 
 /* Program type for a section name (libbpf's and iproute2's conventions),

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Allocated objects misused on purpose, each a program the kernel's
+ * verifier refuses, for test_obj to check that headroom ends each run
+ * with its reason under every engine and touches nothing it should not:
+ *
+ *   obj_past        a load at the object's size (one byte past its end)
+ *   obj_past_store  a store one byte past its end
+ *   obj_uaf         a load after bpf_obj_drop
+ *   obj_uaf_store   a store after bpf_obj_drop
+ *   obj_double_drop bpf_obj_drop twice
+ *   obj_drop_inner  bpf_obj_drop of a pointer into the object
+ *   obj_leak        a run that ends holding its object
+ *
+ * The offset past the end comes from the packet (byte 14), so that the
+ * compiler keeps the access; test_obj sends 24, the struct's size.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include "hr_obj.h"
+
+struct thing {
+	__u64 a;
+	__u64 b;
+	__u64 c;
+};
+
+static __u32 pkt_off(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *data_end = (void *)(long)ctx->data_end;
+	__u8 *p = data;
+
+	if (data + 15 > data_end)
+		return 0;
+	return p[14];
+}
+
+SEC("xdp")
+int obj_past(struct xdp_md *ctx)
+{
+	struct thing *t = bpf_obj_new(typeof(*t));
+	__u32 off = pkt_off(ctx);
+	int r;
+
+	if (!t)
+		return XDP_DROP;
+	r = ((volatile __u8 *)t)[off];
+	bpf_obj_drop(t);
+	return r ? XDP_TX : XDP_PASS;
+}
+
+SEC("xdp")
+int obj_past_store(struct xdp_md *ctx)
+{
+	struct thing *t = bpf_obj_new(typeof(*t));
+	__u32 off = pkt_off(ctx);
+
+	if (!t)
+		return XDP_DROP;
+	((volatile __u8 *)t)[off] = 1;
+	bpf_obj_drop(t);
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int obj_uaf(struct xdp_md *ctx)
+{
+	struct thing *t = bpf_obj_new(typeof(*t));
+
+	if (!t)
+		return XDP_DROP;
+	t->a = 7;
+	bpf_obj_drop(t);
+	return ((volatile struct thing *)t)->a == 7 ? XDP_TX : XDP_PASS;
+}
+
+SEC("xdp")
+int obj_uaf_store(struct xdp_md *ctx)
+{
+	struct thing *t = bpf_obj_new(typeof(*t));
+
+	if (!t)
+		return XDP_DROP;
+	bpf_obj_drop(t);
+	((volatile struct thing *)t)->b = 7;
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int obj_double_drop(struct xdp_md *ctx)
+{
+	struct thing *t = bpf_obj_new(typeof(*t));
+
+	if (!t)
+		return XDP_DROP;
+	bpf_obj_drop(t);
+	bpf_obj_drop(t);
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int obj_drop_inner(struct xdp_md *ctx)
+{
+	struct thing *t = bpf_obj_new(typeof(*t));
+
+	if (!t)
+		return XDP_DROP;
+	bpf_obj_drop(&t->b);
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int obj_leak(struct xdp_md *ctx)
+{
+	struct thing *t = bpf_obj_new(typeof(*t));
+
+	if (!t)
+		return XDP_DROP;
+	t->a = 1;
+	return XDP_PASS;
+}
+
+char LICENSE[] SEC("license") = "GPL";
