@@ -11,6 +11,11 @@
  *   obj_double_drop bpf_obj_drop twice
  *   obj_drop_inner  bpf_obj_drop of a pointer into the object
  *   obj_leak        a run that ends holding its object
+ *   kptr_not_field  bpf_kptr_xchg on a map value field that is no kptr
+ *   kptr_not_owned  bpf_kptr_xchg of a map value, not an object
+ *   kptr_forged     a pointer stored into the kptr field by hand, then
+ *                   taken out with bpf_kptr_xchg: NULL, not the forgery
+ *                   (nor is it freed with the map)
  *
  * The offset past the end comes from the packet (byte 14), so that the
  * compiler keeps the access; test_obj sends 24, the struct's size.
@@ -25,6 +30,8 @@ struct thing {
 	__u64 b;
 	__u64 c;
 };
+
+#include "hr_kptr.h"
 
 static __u32 pkt_off(struct xdp_md *ctx)
 {
@@ -119,6 +126,59 @@ int obj_leak(struct xdp_md *ctx)
 	if (!t)
 		return XDP_DROP;
 	t->a = 1;
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int kptr_not_field(struct xdp_md *ctx)
+{
+	struct thing *t = bpf_obj_new(typeof(*t));
+	__u32 zero = 0;
+	struct kval *v = bpf_map_lookup_elem(&kptrs, &zero);
+
+	if (!t)
+		return XDP_DROP;
+	if (!v) {
+		bpf_obj_drop(t);
+		return XDP_DROP;
+	}
+	t = bpf_kptr_xchg((void *)&v->tag, t);
+	if (t)
+		bpf_obj_drop(t);
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int kptr_not_owned(struct xdp_md *ctx)
+{
+	__u32 zero = 0;
+	struct kval *v = bpf_map_lookup_elem(&kptrs, &zero);
+	struct thing *t;
+
+	if (!v)
+		return XDP_DROP;
+	t = bpf_kptr_xchg(&v->p, (void *)v);
+	if (t)
+		bpf_obj_drop(t);
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int kptr_forged(struct xdp_md *ctx)
+{
+	__u32 zero = 0;
+	struct kval *v = bpf_map_lookup_elem(&kptrs, &zero);
+	struct thing *t;
+
+	if (!v)
+		return XDP_DROP;
+	*(volatile __u64 *)&v->p = (__u64)(long)ctx;
+	t = bpf_kptr_xchg(&v->p, NULL);
+	if (t) {
+		bpf_obj_drop(t);
+		return XDP_TX;
+	}
+	*(volatile __u64 *)&v->p = (__u64)(long)v;
 	return XDP_PASS;
 }
 

@@ -96,6 +96,7 @@ const struct hr_helper *const hr_base_helpers[] = {
 	&hr_helper_timer_set_callback,
 	&hr_helper_timer_start,
 	&hr_helper_timer_cancel,
+	&hr_helper_kptr_xchg,
 	NULL,
 };
 

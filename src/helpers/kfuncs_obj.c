@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Allocated objects: bpf_obj_new_impl and bpf_obj_drop_impl of
- * kernel/bpf/helpers.c (Linux 6.18), over headroom's own allocator.
+ * Allocated objects: bpf_obj_new_impl, bpf_obj_drop_impl and
+ * bpf_kptr_xchg (helper 194) of kernel/bpf/helpers.c (Linux 6.18), over
+ * headroom's own allocator and the kptr fields of maps/map_kptr.c.
  *
  * bpf_obj_new_impl(local_type_id, meta) gives an object of a struct of
  * the program's BTF (bpf_core_type_id_local()): the verifier rewrites
@@ -21,21 +22,61 @@
  * program that can end holding one ("Unreleased reference"): such a
  * run here frees what it holds and ends with HR_ABORT_OBJ_LEAK
  * (vm/run.c), so a leak is seen and never grows.
+ *
+ * bpf_kptr_xchg(field, obj) moves the run's object (or NULL) into a
+ * __kptr field of a map value, which then owns it (the run no longer
+ * may touch it), and gives the run the object the field owned, or NULL.
+ * The verifier makes the field a kptr of a map value and the object one
+ * the run owns; a call breaking either stops the run here.
  */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "helpers/helpers.h"
+#include "maps/map.h"
+#include "maps/map_impl.h"
+#include "maps/map_kptr.h"
 #include "progs/prog.h"
+#include "vm/mem.h"
 
 /* bpf_mem_alloc's largest cache (bpf_mem_cache_idx) and the llist node
  * it keeps before each object (LLIST_NODE_SZ). */
 #define OBJ_CACHE_MAX 4096
 #define OBJ_LLIST_NODE 8
 
-static void obj_free(void *p)
+/* Makes @p (@size bytes) the run's: its address, or 0 with @p freed
+ * when the run holds all it can. */
+static uint64_t hold(struct hr_run *run, void *p, uint32_t size)
 {
-	free(p);
+	if (run->nheld >= HR_MAX_HELD_RECORDS) {
+		hr_obj_free(p);
+		return 0;
+	}
+	run->held[run->nheld++] = (struct hr_held_rec){
+		.start = (uintptr_t)p,
+		.end = (uintptr_t)p + size,
+		.drop = hr_obj_free,
+		.obj = p,
+		.leak = true,
+	};
+	return (uintptr_t)p;
+}
+
+/* The run's object at @ptr, or NULL. */
+static struct hr_held_rec *held(struct hr_run *run, uint64_t ptr)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nheld; i++)
+		if (run->held[i].drop == hr_obj_free &&
+		    run->held[i].start == ptr)
+			return &run->held[i];
+	return NULL;
+}
+
+static void unhold(struct hr_run *run, struct hr_held_rec *h)
+{
+	*h = run->held[--run->nheld];
 }
 
 /* The struct @id of the running program's BTF, or NULL after stopping
@@ -72,17 +113,8 @@ static uint64_t obj_new_impl(uint64_t id, uint64_t meta, uint64_t r3,
 	/* KF_RET_NULL: an allocation may fail, and the program checks. */
 	if (run->nheld >= HR_MAX_HELD_RECORDS)
 		return 0;
-	p = calloc(1, t->size);
-	if (!p)
-		return 0;
-	run->held[run->nheld++] = (struct hr_held_rec){
-		.start = (uintptr_t)p,
-		.end = (uintptr_t)p + t->size,
-		.drop = obj_free,
-		.obj = p,
-		.leak = true,
-	};
-	return (uintptr_t)p;
+	p = hr_obj_alloc(t->size);
+	return p ? hold(run, p, t->size) : 0;
 }
 
 HR_KFUNC(obj_new_impl, obj_new_impl);
@@ -91,19 +123,79 @@ HR_KFUNC(obj_new_impl, obj_new_impl);
 static uint64_t obj_drop_impl(uint64_t ptr, uint64_t meta, uint64_t r3,
 			      uint64_t r4, uint64_t r5, struct hr_run *run)
 {
-	unsigned int i;
+	struct hr_held_rec *h = held(run, ptr);
 
-	for (i = 0; i < run->nheld; i++) {
-		struct hr_held_rec *h = &run->held[i];
-
-		if (h->drop != obj_free || h->start != ptr)
-			continue;
-		obj_free(h->obj);
-		*h = run->held[--run->nheld];
+	if (!h) {
+		hr_run_abort(run, HR_ABORT_HELPER_ARG, ptr);
 		return 0;
 	}
-	hr_run_abort(run, HR_ABORT_HELPER_ARG, ptr);
+	hr_obj_free(h->obj);
+	unhold(run, h);
 	return 0;
 }
 
 HR_KFUNC(obj_drop_impl, obj_drop_impl);
+
+/* The kptr field at @addr of a map value the run may write, or NULL
+ * after stopping the run ("R1 doesn't point to kptr"). */
+static struct hr_map *kptr_field(struct hr_run *run, uint64_t addr)
+{
+	unsigned int i, r;
+	uint8_t *value;
+
+	for (r = 0; r < run->nregions; r++) {
+		const struct hr_region *reg = &run->regions[r];
+		struct hr_map *map = (struct hr_map *)reg->map;
+		uintptr_t stride, rel;
+
+		if (!map || !map->nkptrs || !(reg->flags & HR_REGION_WRITE) ||
+		    !hr_region_ok(reg, addr, 8))
+			continue;
+		/* As hr_async_arg finds a timer's value: an unstrided
+		 * array's values are round_up(value_size, 8) apart. */
+		stride = reg->stride ? reg->stride :
+				       HR_ROUND8(map->attr.value_size);
+		rel = (uintptr_t)addr - reg->start;
+		value = (uint8_t *)reg->start + (rel / stride) * stride +
+			(reg->stride ? reg->off : 0);
+		for (i = 0; i < map->nkptrs; i++)
+			if ((uint8_t *)(uintptr_t)addr ==
+			    value + map->kptr_off[i])
+				return map;
+		break;
+	}
+	hr_run_abort(run, HR_ABORT_HELPER_ARG, addr);
+	return NULL;
+}
+
+/* void *bpf_kptr_xchg(void *map_value, void *ptr) */
+static uint64_t kptr_xchg(uint64_t dst, uint64_t ptr, uint64_t r3, uint64_t r4,
+			  uint64_t r5, struct hr_run *run)
+{
+	struct hr_map *map = kptr_field(run, dst);
+	struct hr_held_rec *h = NULL;
+	uint32_t size = 0, old_size;
+	void *obj = NULL, *old;
+
+	if (!map)
+		return 0;
+	if (ptr) {
+		h = held(run, ptr);
+		if (!h) {
+			hr_run_abort(run, HR_ABORT_HELPER_ARG, ptr);
+			return 0;
+		}
+		obj = h->obj;
+		size = (uint32_t)(h->end - h->start);
+		unhold(run, h);
+	}
+	old = hr_map_kptr_xchg(map, (void *)(uintptr_t)dst, obj, size,
+			       &old_size);
+	return old ? hold(run, old, old_size) : 0;
+}
+
+const struct hr_helper hr_helper_kptr_xchg = {
+	.id = 194,
+	.name = "bpf_kptr_xchg",
+	.fn = kptr_xchg,
+};

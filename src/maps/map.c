@@ -16,6 +16,7 @@
 #include "maps/map_registry.h"
 #include "maps/map_impl.h"
 #include "maps/map_timer.h"
+#include "maps/map_kptr.h"
 
 /*
  * Every kernel map type, in enum bpf_map_type order: X(number, suffix).
@@ -265,6 +266,8 @@ void hr_map_free(struct hr_map *map)
 	/* bpf_map_free_timers (and their wqs): no callback may run on
 	 * freed values. */
 	hr_map_timers_free(map);
+	/* bpf_map_free_record: the objects its kptr fields own. */
+	hr_map_kptrs_free(map);
 	if (map->ops && map->ops->free)
 		map->ops->free(map);
 	free(map);

@@ -16,6 +16,8 @@
  */
 #include <string.h>
 
+#include <bpf/libbpf.h>
+
 #include "harness.h"
 #include "headroom/headroom.h"
 #include "oracle.h"
@@ -137,8 +139,106 @@ static void tc_one(struct oracle *o, bool kernel, const char *en)
 	      "%s: retval %u", label, oracle_headroom_result(o)->retval);
 }
 
+struct kptr_rec {
+	uint32_t mode;
+	uint32_t null;
+	uint64_t a;
+	uint64_t x, y;
+};
+
+struct kval {
+	uint64_t tag;
+	uint64_t p;
+};
+
+/* One run of xdp_kptr.o: @mode with a = @a, and the answers it must
+ * give. */
+static void kptr_one(struct oracle *o, bool kernel, const char *en,
+		     uint32_t mode, uint64_t a, uint32_t null, uint64_t x,
+		     uint64_t y)
+{
+	struct oracle_case c = { .obj = "xdp_kptr.o",
+				 .data = pkt,
+				 .size = sizeof(pkt) };
+	struct kptr_rec in = { .mode = mode, .a = a }, out;
+	const struct oracle_result *r;
+	char label[64];
+
+	memset(pkt, 0, sizeof(pkt));
+	memcpy(pkt + 14, &in, sizeof(in));
+	snprintf(label, sizeof(label), "%s kptr mode %u a %llx", en, mode,
+		 (unsigned long long)a);
+	run_case(o, kernel, &c, label);
+	r = oracle_headroom_result(o);
+	memcpy(&out, r->out + 14, sizeof(out));
+	CHECK(out.null == null && out.x == x && out.y == y &&
+		      r->retval == (y ? XDP_TX : XDP_PASS),
+	      "%s: retval %u null %u/%u x %llx/%llx y %llx/%llx", label,
+	      r->retval, out.null, null, (unsigned long long)out.x,
+	      (unsigned long long)x, (unsigned long long)out.y,
+	      (unsigned long long)y);
+}
+
+/* Element @key of kptrs set from user space on both sides (which frees
+ * the object its kptr holds), or compared when @set is false. */
+static void kptr_elem(struct oracle *o, bool kernel, uint32_t key, bool set)
+{
+	struct hr_object *ho = oracle_headroom_object(o, "xdp_kptr.o");
+	struct hr_map *hm = ho ? hr_object_find_map(ho, "kptrs") : NULL;
+	struct bpf_object *ko = kernel ? oracle_kernel_object(o, "xdp_kptr.o") :
+					 NULL;
+	struct bpf_map *km = ko ? bpf_object__find_map_by_name(ko, "kptrs") :
+				  NULL;
+	struct kval hv = { .tag = 7, .p = 0x1234 }, kv = hv;
+
+	CHECK(hm && (!kernel || km), "kptrs map on both sides");
+	if (!hm || (kernel && !km))
+		return;
+	if (set) {
+		CHECK_EQ(hr_map_update_elem(hm, &key, &hv, 0), 0);
+		if (km)
+			CHECK_EQ(bpf_map__update_elem(km, &key, sizeof(key),
+						      &kv, sizeof(kv), 0),
+				 0);
+		return;
+	}
+	CHECK_EQ(hr_map_lookup_elem(hm, &key, &hv), 0);
+	/* check_and_init_map_value: user space reads a kptr as 0. */
+	CHECK(hv.p == 0, "headroom kptrs[%u].p reads %llx", key,
+	      (unsigned long long)hv.p);
+	if (km) {
+		CHECK_EQ(bpf_map__lookup_elem(km, &key, sizeof(key), &kv,
+					      sizeof(kv), 0),
+			 0);
+		CHECK(kv.tag == hv.tag && kv.p == hv.p,
+		      "kptrs[%u]: kernel %llx %llx, headroom %llx %llx", key,
+		      (unsigned long long)kv.tag, (unsigned long long)kv.p,
+		      (unsigned long long)hv.tag, (unsigned long long)hv.p);
+	}
+}
+
+/* An object into kptrs[0] and out again, the one before it coming back;
+ * one left in kptrs[1] that a user space update frees. The last
+ * engine's stays there for the map's end to free (ASan). */
+static void kptr_cases(struct oracle *o, bool kernel, const char *en)
+{
+	kptr_one(o, kernel, en, 1, 0, 1, 0, 0);
+	kptr_one(o, kernel, en, 0, 0x100, 2, 0, 0);
+	kptr_one(o, kernel, en, 0, 0x200, 0, 0, 0x100 + 0x101);
+	kptr_one(o, kernel, en, 1, 0, 0, 0x200, 0);
+	kptr_one(o, kernel, en, 1, 0, 1, 0, 0);
+	kptr_elem(o, kernel, 1, true);
+	kptr_one(o, kernel, en, 2, 0x300, 2, 0, 0);
+	kptr_elem(o, kernel, 1, false);
+	kptr_elem(o, kernel, 1, true);
+	kptr_one(o, kernel, en, 2, 0x400, 2, 0, 0);
+	kptr_elem(o, kernel, 0, false);
+	kptr_elem(o, kernel, 1, false);
+}
+
 static void cases(struct oracle *o, bool kernel, size_t e)
 {
+	kptr_cases(o, kernel, engine_names[e]);
 	one(o, kernel, engine_names[e], 0, XDP_PASS);
 	one(o, kernel, engine_names[e], 1, XDP_TX);
 	one(o, kernel, engine_names[e], 3, XDP_PASS);
@@ -169,6 +269,9 @@ static const struct {
 	{ "obj_double_drop", HR_ABORT_HELPER_ARG },
 	{ "obj_drop_inner", HR_ABORT_HELPER_ARG },
 	{ "obj_leak", HR_ABORT_OBJ_LEAK },
+	{ "kptr_not_field", HR_ABORT_HELPER_ARG },
+	{ "kptr_not_owned", HR_ABORT_HELPER_ARG },
+	{ "kptr_forged", HR_ABORT_NONE },
 };
 
 /* Each misuse ends its run with its reason, twice in a row (the first
@@ -199,7 +302,10 @@ static void misuse(void)
 
 				CHECK_EQ(hr_prog_test_run(p, &ro), 0);
 				CHECK(ro.abort == forged[i].abort &&
-					      ro.retval == XDP_ABORTED,
+					      ro.retval ==
+						      (forged[i].abort ?
+							       XDP_ABORTED :
+							       XDP_PASS),
 				      "%s %s run %d: abort %s retval %u",
 				      forged[i].prog, engine_names[e], n,
 				      hr_abort_str(ro.abort), ro.retval);

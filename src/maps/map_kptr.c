@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The objects bpf_obj_new allocates and the __kptr fields of map values
+ * that own them, after kernel/bpf/helpers.c (bpf_obj_new_impl's
+ * bpf_mem_alloc, __bpf_obj_drop_impl, bpf_kptr_xchg) and the field
+ * release of kernel/bpf/syscall.c (bpf_obj_free_fields: a kptr field's
+ * object is dropped when its element is overwritten or deleted and when
+ * the map is freed).
+ *
+ * The kernel's verifier lets a program change a kptr field only through
+ * bpf_kptr_xchg; headroom's map values are plain memory a program may
+ * write, so what each field owns is kept here, by the field's address,
+ * apart from its bytes (which mirror it for the program to read): a
+ * forged pointer written there is never freed nor handed out.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "maps/map.h"
+#include "maps/map_impl.h"
+#include "maps/map_kptr.h"
+
+#define KPTR_BUCKETS 1024
+
+struct kptr_own {
+	struct kptr_own *next;
+	void *slot;
+	void *obj;
+	uint32_t size;
+	const struct hr_map *map;
+};
+
+static pthread_mutex_t kptr_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct kptr_own *kptr_table[KPTR_BUCKETS];
+
+void *hr_obj_alloc(uint32_t size)
+{
+	return calloc(1, size);
+}
+
+void hr_obj_free(void *obj)
+{
+	free(obj);
+}
+
+static struct kptr_own **bucket(const void *slot)
+{
+	uintptr_t h = (uintptr_t)slot >> 3;
+
+	return &kptr_table[(h ^ (h >> 10)) % KPTR_BUCKETS];
+}
+
+/* The owner record of @slot's pointer to it, or of the bucket's end. */
+static struct kptr_own **find(const void *slot)
+{
+	struct kptr_own **p = bucket(slot);
+
+	while (*p && (*p)->slot != slot)
+		p = &(*p)->next;
+	return p;
+}
+
+void *hr_map_kptr_xchg(struct hr_map *map, void *slot, void *obj, uint32_t size,
+		       uint32_t *old_size)
+{
+	struct kptr_own **p, *o;
+	void *old = NULL;
+
+	*old_size = 0;
+	pthread_mutex_lock(&kptr_lock);
+	p = find(slot);
+	o = *p;
+	if (o) {
+		old = o->obj;
+		*old_size = o->size;
+	}
+	if (obj && !o) {
+		o = malloc(sizeof(*o));
+		if (!o) {
+			/* Nowhere to keep it: the field stays empty and
+			 * the object is freed, as a full map would drop it. */
+			hr_obj_free(obj);
+			obj = NULL;
+		} else {
+			o->next = NULL;
+			o->slot = slot;
+			o->map = map;
+			*p = o;
+		}
+	}
+	if (obj) {
+		o->obj = obj;
+		o->size = size;
+	} else if (o) {
+		*p = o->next;
+		free(o);
+	}
+	__atomic_store_n((uint64_t *)slot, (uint64_t)(uintptr_t)obj,
+			 __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&kptr_lock);
+	return old;
+}
+
+void hr_map_kptr_free_value(struct hr_map *map, void *value)
+{
+	struct kptr_own **p, *o;
+	unsigned int i;
+
+	for (i = 0; i < map->nkptrs; i++) {
+		void *slot = (uint8_t *)value + map->kptr_off[i];
+
+		pthread_mutex_lock(&kptr_lock);
+		p = find(slot);
+		o = *p;
+		if (o)
+			*p = o->next;
+		pthread_mutex_unlock(&kptr_lock);
+		if (o) {
+			hr_obj_free(o->obj);
+			free(o);
+		}
+		hr_map_value_zero(slot, 8);
+	}
+}
+
+void hr_map_kptrs_free(struct hr_map *map)
+{
+	struct kptr_own **p, *o;
+	unsigned int b;
+
+	if (!map->nkptrs)
+		return;
+	pthread_mutex_lock(&kptr_lock);
+	for (b = 0; b < KPTR_BUCKETS; b++) {
+		p = &kptr_table[b];
+		while ((o = *p)) {
+			if (o->map != map) {
+				p = &o->next;
+				continue;
+			}
+			*p = o->next;
+			hr_obj_free(o->obj);
+			free(o);
+		}
+	}
+	pthread_mutex_unlock(&kptr_lock);
+}
