@@ -12,6 +12,11 @@
  *      its 8-byte node, its 4096-byte cache; the verifier refuses a
  *      larger one): its first and last bytes written and read back
  *   4  eight objects in a loop, each dropped before the next
+ *
+ * xdp_obj_ref (its own program: the verifier takes one call of
+ * bpf_obj_drop for one type): a refcounted object, a second reference
+ * taken with bpf_refcount_acquire, each written, the first dropped, the
+ * object read through the second, dropped.
  */
 #include <linux/bpf.h>
 #include <linux/pkt_cls.h>
@@ -28,6 +33,12 @@ struct thing {
 
 struct fits {
 	__u8 bytes[4088];
+};
+
+struct rthing {
+	__u64 a;
+	struct bpf_refcount ref;
+	__u64 b;
 };
 
 /* After the Ethernet header: the case in, the answers out. */
@@ -121,6 +132,31 @@ int xdp_obj(struct xdp_md *ctx)
 		return XDP_PASS;
 	}
 	return XDP_ABORTED;
+}
+
+SEC("xdp")
+int xdp_obj_ref(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *data_end = (void *)(long)ctx->data_end;
+	struct obj_rec *r = data + 14;
+	struct rthing *p, *q;
+
+	if ((void *)(r + 1) > data_end)
+		return XDP_DROP;
+	p = bpf_obj_new(typeof(*p));
+	if (!p) {
+		r->null = 1;
+		return XDP_PASS;
+	}
+	q = bpf_refcount_acquire(p);
+	p->a = r->a;
+	q->b = r->b;
+	r->x = p->a + p->b;
+	bpf_obj_drop(p);
+	r->y = q->a ^ q->b;
+	bpf_obj_drop(q);
+	return XDP_PASS;
 }
 
 /* tc: a new object holding cb[0..2], summed, dropped. */

@@ -16,6 +16,12 @@
  *   kptr_forged     a pointer stored into the kptr field by hand, then
  *                   taken out with bpf_kptr_xchg: NULL, not the forgery
  *                   (nor is it freed with the map)
+ *   ref_not_counted bpf_refcount_acquire of an object without a
+ *                   struct bpf_refcount
+ *   ref_uaf         a load after both references are dropped
+ *   ref_forged      the bpf_refcount field written by hand to 1 before
+ *                   one of two references is dropped: the object stays
+ *                   for the other, which reads it
  *
  * The offset past the end comes from the packet (byte 14), so that the
  * compiler keeps the access; test_obj sends 24, the struct's size.
@@ -180,6 +186,56 @@ int kptr_forged(struct xdp_md *ctx)
 	}
 	*(volatile __u64 *)&v->p = (__u64)(long)v;
 	return XDP_PASS;
+}
+
+struct rthing {
+	__u64 a;
+	struct bpf_refcount ref;
+	__u64 b;
+};
+
+SEC("xdp")
+int ref_not_counted(struct xdp_md *ctx)
+{
+	struct thing *t = bpf_obj_new(typeof(*t)), *u;
+
+	if (!t)
+		return XDP_DROP;
+	u = bpf_refcount_acquire(t);
+	if (u)
+		bpf_obj_drop(u);
+	bpf_obj_drop(t);
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int ref_uaf(struct xdp_md *ctx)
+{
+	struct rthing *p = bpf_obj_new(typeof(*p)), *q;
+
+	if (!p)
+		return XDP_DROP;
+	q = bpf_refcount_acquire(p);
+	bpf_obj_drop(p);
+	bpf_obj_drop(q);
+	return ((volatile struct rthing *)q)->a ? XDP_TX : XDP_PASS;
+}
+
+SEC("xdp")
+int ref_forged(struct xdp_md *ctx)
+{
+	struct rthing *p = bpf_obj_new(typeof(*p)), *q;
+	int ret;
+
+	if (!p)
+		return XDP_DROP;
+	q = bpf_refcount_acquire(p);
+	p->a = 5;
+	*(volatile __u32 *)&p->ref = 1;
+	bpf_obj_drop(p);
+	ret = ((volatile struct rthing *)q)->a == 5 ? XDP_PASS : XDP_TX;
+	bpf_obj_drop(q);
+	return ret;
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -12,9 +12,17 @@
 
 extern void *bpf_obj_new_impl(__u64 local_type_id__k, void *meta__ign) __ksym;
 extern void bpf_obj_drop_impl(void *kptr, void *meta__ign) __ksym;
+extern void *bpf_refcount_acquire_impl(void *kptr, void *meta__ign) __ksym;
+
+/* include/linux/bpf.h's, absent from the 6.1 UAPI headers. */
+struct bpf_refcount {
+	__u32 __opaque[1];
+} __attribute__((aligned(4)));
 
 #define bpf_obj_new(type) \
 	((type *)bpf_obj_new_impl(bpf_core_type_id_local(type), NULL))
 #define bpf_obj_drop(kptr) bpf_obj_drop_impl(kptr, NULL)
+#define bpf_refcount_acquire(kptr) \
+	((typeof(kptr))bpf_refcount_acquire_impl(kptr, NULL))
 
 #endif /* HR_OBJ_H */

@@ -21,6 +21,7 @@ const struct hr_kfunc *const hr_common_kfuncs[] = {
 	&hr_kfunc_map_sum_elem_count,
 	&hr_kfunc_obj_new_impl,
 	&hr_kfunc_obj_drop_impl,
+	&hr_kfunc_refcount_acquire_impl,
 	&hr_kfunc_res_spin_lock,
 	&hr_kfunc_res_spin_unlock,
 	&hr_kfunc_res_spin_lock_irqsave,

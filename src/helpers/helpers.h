@@ -211,6 +211,7 @@ extern const struct hr_kfunc hr_kfunc_res_spin_lock;
 /* Allocated objects (kfuncs_obj.c). */
 extern const struct hr_kfunc hr_kfunc_obj_new_impl;
 extern const struct hr_kfunc hr_kfunc_obj_drop_impl;
+extern const struct hr_kfunc hr_kfunc_refcount_acquire_impl;
 extern const struct hr_helper hr_helper_kptr_xchg; /* 194 */
 extern const struct hr_kfunc hr_kfunc_res_spin_unlock;
 extern const struct hr_kfunc hr_kfunc_res_spin_lock_irqsave;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Allocated objects: bpf_obj_new_impl, bpf_obj_drop_impl and
- * bpf_kptr_xchg (helper 194) of kernel/bpf/helpers.c (Linux 6.18), over
+ * Allocated objects: bpf_obj_new_impl, bpf_obj_drop_impl,
+ * bpf_refcount_acquire_impl and bpf_kptr_xchg (helper 194) of
+ * kernel/bpf/helpers.c (Linux 6.18), over
  * headroom's own allocator and the kptr fields of maps/map_kptr.c.
  *
  * bpf_obj_new_impl(local_type_id, meta) gives an object of a struct of
@@ -28,6 +29,14 @@
  * may touch it), and gives the run the object the field owned, or NULL.
  * The verifier makes the field a kptr of a map value and the object one
  * the run owns; a call breaking either stops the run here.
+ *
+ * An object of a struct with a struct bpf_refcount may have several
+ * owners: bpf_refcount_acquire_impl gives the run one more reference
+ * (a held record of its own), and each drop, each kptr field's release
+ * lets go of one; the object goes with the last. The count is kept
+ * before the object, out of the program's reach (map_kptr.c), not in
+ * its bpf_refcount field, which the kernel's verifier keeps programs
+ * from touching and headroom cannot: a write there changes nothing.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -113,7 +122,7 @@ static uint64_t obj_new_impl(uint64_t id, uint64_t meta, uint64_t r3,
 	/* KF_RET_NULL: an allocation may fail, and the program checks. */
 	if (run->nheld >= HR_MAX_HELD_RECORDS)
 		return 0;
-	p = hr_obj_alloc(t->size);
+	p = hr_obj_alloc(t->size, t->refcounted);
 	return p ? hold(run, p, t->size) : 0;
 }
 
@@ -135,6 +144,27 @@ static uint64_t obj_drop_impl(uint64_t ptr, uint64_t meta, uint64_t r3,
 }
 
 HR_KFUNC(obj_drop_impl, obj_drop_impl);
+
+/* void *bpf_refcount_acquire_impl(void *p__refcounted_kptr, void *meta__ign) */
+static uint64_t refcount_acquire_impl(uint64_t ptr, uint64_t meta, uint64_t r3,
+				      uint64_t r4, uint64_t r5,
+				      struct hr_run *run)
+{
+	struct hr_held_rec *h = held(run, ptr);
+	uint32_t size;
+
+	/* The verifier takes a reference the program holds to a type with
+	 * a struct bpf_refcount (non-owning ones, of lists and rbtrees,
+	 * headroom does not model). */
+	if (!h || !hr_obj_acquire(h->obj)) {
+		hr_run_abort(run, HR_ABORT_HELPER_ARG, ptr);
+		return 0;
+	}
+	size = (uint32_t)(h->end - h->start);
+	return hold(run, h->obj, size);
+}
+
+HR_KFUNC(refcount_acquire_impl, refcount_acquire_impl);
 
 /* The kptr field at @addr of a map value the run may write, or NULL
  * after stopping the run ("R1 doesn't point to kptr"). */

@@ -30,8 +30,8 @@
 /* The special structs of btf_get_field_type (kernel/bpf/btf.c) a local
  * object may hold that headroom does not model. */
 static const char *const unmodelled_structs[] = {
-	"bpf_list_head", "bpf_list_node", "bpf_rb_root", "bpf_rb_node",
-	"bpf_refcount",	 "bpf_timer",	  "bpf_wq",	 "bpf_task_work",
+	"bpf_list_head", "bpf_list_node", "bpf_rb_root",   "bpf_rb_node",
+	"bpf_timer",	 "bpf_wq",	  "bpf_task_work",
 };
 
 /* The type tags of a kptr field (btf_find_kptr). */
@@ -97,6 +97,24 @@ static const char *unmodelled(const struct btf *btf, uint32_t id, int depth)
 	return NULL;
 }
 
+/* Whether struct @t has a struct bpf_refcount among its own members
+ * (btf_parse_fields finds it there). */
+static bool has_refcount(const struct btf *btf, const struct btf_type *t)
+{
+	uint16_t i;
+
+	for (i = 0; i < btf_vlen(t); i++) {
+		uint32_t id = btf__resolve_type(btf, btf_members(t)[i].type);
+		const struct btf_type *m = btf__type_by_id(btf, id);
+
+		if (m && btf_is_struct(m) &&
+		    !strcmp(btf__name_by_offset(btf, m->name_off),
+			    "bpf_refcount"))
+			return true;
+	}
+	return false;
+}
+
 static int build(struct hr_loader *ld)
 {
 	struct hr_object *obj = ld->obj;
@@ -115,6 +133,7 @@ static int build(struct hr_loader *ld)
 		lt->alloc = true;
 		lt->size = t->size;
 		lt->unmodelled = unmodelled(ld->btf, i, 0) != NULL;
+		lt->refcounted = has_refcount(ld->btf, t);
 	}
 	return 0;
 }
@@ -122,7 +141,8 @@ static int build(struct hr_loader *ld)
 static bool alloc_kfunc(const struct hr_kfunc *k)
 {
 	return k && (!strcmp(k->name, "bpf_obj_new_impl") ||
-		     !strcmp(k->name, "bpf_obj_drop_impl"));
+		     !strcmp(k->name, "bpf_obj_drop_impl") ||
+		     !strcmp(k->name, "bpf_refcount_acquire_impl"));
 }
 
 /* The constant r1 takes just before the call at @pc, when the few

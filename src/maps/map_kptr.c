@@ -33,14 +33,61 @@ struct kptr_own {
 static pthread_mutex_t kptr_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct kptr_own *kptr_table[KPTR_BUCKETS];
 
-void *hr_obj_alloc(uint32_t size)
+/*
+ * What headroom keeps before each object, out of the program's reach (as
+ * the kernel keeps bpf_mem_alloc's llist node): its references, so that
+ * no write of the program's can free it early. The kernel counts them in
+ * the object's struct bpf_refcount, which its verifier keeps programs
+ * from touching.
+ */
+struct obj_head {
+	uint32_t refs;
+	uint32_t flags;
+	uint64_t pad; /* the object 16-aligned, as kmalloc's */
+};
+
+#define OBJ_REFCOUNTED 0x1
+
+static struct obj_head *head_of(void *obj)
 {
-	return calloc(1, size);
+	return (struct obj_head *)obj - 1;
+}
+
+void *hr_obj_alloc(uint32_t size, bool refcounted)
+{
+	struct obj_head *h = calloc(1, sizeof(*h) + size);
+
+	if (!h)
+		return NULL;
+	h->refs = 1;
+	h->flags = refcounted ? OBJ_REFCOUNTED : 0;
+	return h + 1;
 }
 
 void hr_obj_free(void *obj)
 {
-	free(obj);
+	struct obj_head *h = head_of(obj);
+
+	/* __bpf_obj_drop_impl: a refcounted object goes with its last
+	 * reference. */
+	if (__atomic_sub_fetch(&h->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		free(h);
+}
+
+bool hr_obj_acquire(void *obj)
+{
+	struct obj_head *h = head_of(obj);
+	uint32_t n = __atomic_load_n(&h->refs, __ATOMIC_RELAXED);
+
+	if (!(h->flags & OBJ_REFCOUNTED))
+		return false;
+	/* refcount_inc_not_zero, saturating as refcount_t does. */
+	do {
+		if (n == 0 || n == UINT32_MAX)
+			return false;
+	} while (!__atomic_compare_exchange_n(
+		&h->refs, &n, n + 1, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+	return true;
 }
 
 static struct kptr_own **bucket(const void *slot)

@@ -12,10 +12,14 @@
 
 struct hr_map;
 
-/* A zeroed object of @size bytes (NULL when out of memory), and its
- * release (bpf_obj_drop's __bpf_obj_drop_impl). */
-void *hr_obj_alloc(uint32_t size);
+/* A zeroed object of @size bytes with one reference (NULL when out of
+ * memory), of a type with a struct bpf_refcount when @refcounted; the
+ * release of a reference, which frees it with its last
+ * (__bpf_obj_drop_impl); one more reference to a refcounted object
+ * (bpf_refcount_acquire's refcount_inc_not_zero), false for another. */
+void *hr_obj_alloc(uint32_t size, bool refcounted);
 void hr_obj_free(void *obj);
+bool hr_obj_acquire(void *obj);
 
 /*
  * bpf_kptr_xchg on the kptr field @slot of a value of @map: the object

@@ -111,12 +111,14 @@ struct hr_prog {
  * A struct of the object's BTF as bpf_obj_new_impl allocates it (its
  * local type id indexes hr_object.local_types): its size, and whether it
  * holds a special field headroom does not model yet (list or rbtree
- * heads and nodes, kptrs, bpf_refcount, timers), which it then refuses.
+ * heads and nodes, kptrs, timers), which it then refuses, or a struct
+ * bpf_refcount.
  */
 struct hr_local_type {
 	uint32_t size;
 	bool alloc; /* a struct: bpf_obj_new may allocate it */
 	bool unmodelled;
+	bool refcounted; /* it has a struct bpf_refcount */
 };
 
 struct hr_object {

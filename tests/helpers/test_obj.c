@@ -122,6 +122,30 @@ static void one(struct oracle *o, bool kernel, const char *en, uint32_t mode,
 	      (unsigned long long)y);
 }
 
+/* xdp_obj_ref: two references to one object, each written, read
+ * through the second after the first is dropped. */
+static void ref_one(struct oracle *o, bool kernel, const char *en)
+{
+	struct oracle_case c = { .obj = OBJ,
+				 .prog = "xdp_obj_ref",
+				 .data = pkt,
+				 .size = sizeof(pkt) };
+	struct obj_rec in = { .a = 0x1234567890ull, .b = 0xabcdef }, out;
+	const struct oracle_result *r;
+	char label[64];
+
+	memset(pkt, 0, sizeof(pkt));
+	memcpy(pkt + 14, &in, sizeof(in));
+	snprintf(label, sizeof(label), "%s obj refcount", en);
+	run_case(o, kernel, &c, label);
+	r = oracle_headroom_result(o);
+	memcpy(&out, r->out + 14, sizeof(out));
+	CHECK(r->retval == XDP_PASS && out.null == 0 && out.x == in.a + in.b &&
+		      out.y == (in.a ^ in.b),
+	      "%s: retval %u null %u x %llx y %llx", label, r->retval, out.null,
+	      (unsigned long long)out.x, (unsigned long long)out.y);
+}
+
 static void tc_one(struct oracle *o, bool kernel, const char *en)
 {
 	struct oracle_case c = {
@@ -244,6 +268,7 @@ static void cases(struct oracle *o, bool kernel, size_t e)
 	one(o, kernel, engine_names[e], 3, XDP_PASS);
 	one(o, kernel, engine_names[e], 4, XDP_PASS);
 	tc_one(o, kernel, engine_names[e]);
+	ref_one(o, kernel, engine_names[e]);
 }
 
 /* oracle_main_engines' interpreter, then its JIT and the checked JIT. */
@@ -272,6 +297,9 @@ static const struct {
 	{ "kptr_not_field", HR_ABORT_HELPER_ARG },
 	{ "kptr_not_owned", HR_ABORT_HELPER_ARG },
 	{ "kptr_forged", HR_ABORT_NONE },
+	{ "ref_not_counted", HR_ABORT_HELPER_ARG },
+	{ "ref_uaf", HR_ABORT_OOB_LOAD },
+	{ "ref_forged", HR_ABORT_NONE },
 };
 
 /* Each misuse ends its run with its reason, twice in a row (the first
