@@ -10,6 +10,9 @@
  *      and dropped
  *   2  as 0, into kptrs[1]: test_obj then overwrites that element from
  *      user space, which frees the object (bpf_obj_free_fields)
+ *   3  as 0, into the element of hkptrs of key 1, made first when it is
+ *      not there: test_obj then deletes it from user space, which frees
+ *      the object
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -22,6 +25,13 @@ struct thing {
 };
 
 #include "hr_kptr.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4);
+	__type(key, __u32);
+	__type(value, struct kval);
+} hkptrs SEC(".maps");
 
 /* After the Ethernet header: the case in, the answers out. */
 struct kptr_rec {
@@ -43,10 +53,17 @@ int xdp_kptr(struct xdp_md *ctx)
 
 	if ((void *)(r + 1) > data_end)
 		return XDP_DROP;
-	if (r->mode > 2)
+	if (r->mode > 3)
 		return XDP_ABORTED;
-	key = r->mode == 2;
-	v = bpf_map_lookup_elem(&kptrs, &key);
+	key = r->mode >= 2;
+	if (r->mode == 3) {
+		struct kval init = {};
+
+		bpf_map_update_elem(&hkptrs, &key, &init, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&hkptrs, &key);
+	} else {
+		v = bpf_map_lookup_elem(&kptrs, &key);
+	}
 	if (!v)
 		return XDP_DROP;
 	if (r->mode == 1) {
