@@ -22,6 +22,11 @@
  *   ref_forged      the bpf_refcount field written by hand to 1 before
  *                   one of two references is dropped: the object stays
  *                   for the other, which reads it
+ *   list_no_lock    bpf_list_push_back without the value's lock
+ *   list_unlocked   an element read after bpf_spin_unlock, through the
+ *                   reference its push left
+ *   list_forged     the list head's bytes written by hand, then a pop:
+ *                   the element pushed before, not the forgery
  *
  * The offset past the end comes from the packet (byte 14), so that the
  * compiler keeps the access; test_obj sends 24, the struct's size.
@@ -29,7 +34,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
-#include "hr_obj.h"
+#include "hr_list.h"
 
 struct thing {
 	__u64 a;
@@ -236,6 +241,75 @@ int ref_forged(struct xdp_md *ctx)
 	ret = ((volatile struct rthing *)q)->a == 5 ? XDP_PASS : XDP_TX;
 	bpf_obj_drop(q);
 	return ret;
+}
+
+static struct lval *lval(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&lists, &zero);
+}
+
+SEC("xdp")
+int list_no_lock(struct xdp_md *ctx)
+{
+	struct lval *v = lval();
+	struct elem *e;
+
+	if (!v)
+		return XDP_DROP;
+	e = bpf_obj_new(typeof(*e));
+	if (!e)
+		return XDP_DROP;
+	bpf_list_push_back(&v->head, &e->node);
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int list_unlocked(struct xdp_md *ctx)
+{
+	struct lval *v = lval();
+	struct elem *e;
+
+	if (!v)
+		return XDP_DROP;
+	e = bpf_obj_new(typeof(*e));
+	if (!e)
+		return XDP_DROP;
+	e->a = 3;
+	bpf_spin_lock(&v->lock);
+	bpf_list_push_back(&v->head, &e->node);
+	bpf_spin_unlock(&v->lock);
+	return ((volatile struct elem *)e)->a == 3 ? XDP_TX : XDP_PASS;
+}
+
+SEC("xdp")
+int list_forged(struct xdp_md *ctx)
+{
+	struct lval *v = lval();
+	struct bpf_list_node *n;
+	struct elem *e;
+
+	if (!v)
+		return XDP_DROP;
+	e = bpf_obj_new(typeof(*e));
+	if (!e)
+		return XDP_DROP;
+	e->a = 5;
+	bpf_spin_lock(&v->lock);
+	bpf_list_push_front(&v->head, &e->node);
+	*(volatile __u64 *)&v->head = (__u64)(long)ctx;
+	n = bpf_list_pop_front(&v->head);
+	bpf_spin_unlock(&v->lock);
+	if (!n)
+		return XDP_DROP;
+	e = hr_container_of(n, struct elem, node);
+	if (e->a != 5) {
+		bpf_obj_drop(e);
+		return XDP_TX;
+	}
+	bpf_obj_drop(e);
+	return XDP_PASS;
 }
 
 char LICENSE[] SEC("license") = "GPL";

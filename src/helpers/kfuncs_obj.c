@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Allocated objects: bpf_obj_new_impl, bpf_obj_drop_impl,
- * bpf_refcount_acquire_impl and bpf_kptr_xchg (helper 194) of
+ * bpf_refcount_acquire_impl, bpf_kptr_xchg (helper 194) and the
+ * bpf_list_head kfuncs (bpf_list_push_front_impl, _back_impl,
+ * bpf_list_pop_front, _back, bpf_list_front, _back) of
  * kernel/bpf/helpers.c (Linux 6.18), over
  * headroom's own allocator and the kptr fields of maps/map_kptr.c.
  *
@@ -37,6 +39,18 @@
  * before the object, out of the program's reach (map_kptr.c), not in
  * its bpf_refcount field, which the kernel's verifier keeps programs
  * from touching and headroom cannot: a write there changes nothing.
+ *
+ * A list lives in a map value beside the bpf_spin_lock that guards it
+ * (the loader finds both and the __contains tag's node, one list a
+ * value); every list kfunc needs the run to hold that lock. A push
+ * gives the list the run's object and leaves the run a reference that
+ * is not its own (a held record that lets go of nothing), as does
+ * bpf_list_front: its bytes are the run's until bpf_spin_unlock
+ * (invalidate_non_owning_refs), so that no other run can free it under
+ * the program. A pop gives the object back to the run. What a list
+ * holds is kept apart from the head's bytes (maps/map_kptr.c) and
+ * dropped when the element is overwritten or deleted and as the map
+ * goes (bpf_list_head_free).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -166,34 +180,44 @@ static uint64_t refcount_acquire_impl(uint64_t ptr, uint64_t meta, uint64_t r3,
 
 HR_KFUNC(refcount_acquire_impl, refcount_acquire_impl);
 
-/* The kptr field at @addr of a map value the run may write, or NULL
- * after stopping the run ("R1 doesn't point to kptr"). */
-static struct hr_map *kptr_field(struct hr_run *run, uint64_t addr)
+/* The map whose writable value holds [@addr, @addr + @len), with that
+ * value's start in *@value; NULL when none does. */
+static struct hr_map *field_value(struct hr_run *run, uint64_t addr,
+				  uint32_t len, uint8_t **value)
 {
-	unsigned int i, r;
-	uint8_t *value;
+	unsigned int r;
 
 	for (r = 0; r < run->nregions; r++) {
 		const struct hr_region *reg = &run->regions[r];
 		struct hr_map *map = (struct hr_map *)reg->map;
 		uintptr_t stride, rel;
 
-		if (!map || !map->nkptrs || !(reg->flags & HR_REGION_WRITE) ||
-		    !hr_region_ok(reg, addr, 8))
+		if (!map || !(reg->flags & HR_REGION_WRITE) ||
+		    !hr_region_ok(reg, addr, len))
 			continue;
 		/* As hr_async_arg finds a timer's value: an unstrided
 		 * array's values are round_up(value_size, 8) apart. */
 		stride = reg->stride ? reg->stride :
 				       HR_ROUND8(map->attr.value_size);
 		rel = (uintptr_t)addr - reg->start;
-		value = (uint8_t *)reg->start + (rel / stride) * stride +
-			(reg->stride ? reg->off : 0);
-		for (i = 0; i < map->nkptrs; i++)
-			if ((uint8_t *)(uintptr_t)addr ==
-			    value + map->kptr_off[i])
-				return map;
-		break;
+		*value = (uint8_t *)reg->start + (rel / stride) * stride +
+			 (reg->stride ? reg->off : 0);
+		return map;
 	}
+	return NULL;
+}
+
+/* The kptr field at @addr of a map value the run may write, or NULL
+ * after stopping the run ("R1 doesn't point to kptr"). */
+static struct hr_map *kptr_field(struct hr_run *run, uint64_t addr)
+{
+	uint8_t *value;
+	struct hr_map *map = field_value(run, addr, 8, &value);
+	unsigned int i;
+
+	for (i = 0; map && i < map->nkptrs; i++)
+		if ((uint8_t *)(uintptr_t)addr == value + map->kptr_off[i])
+			return map;
 	hr_run_abort(run, HR_ABORT_HELPER_ARG, addr);
 	return NULL;
 }
@@ -229,3 +253,151 @@ const struct hr_helper hr_helper_kptr_xchg = {
 	.name = "bpf_kptr_xchg",
 	.fn = kptr_xchg,
 };
+
+/* ---- bpf_list_head ---- */
+
+/* A reference to an object in a list (after a push, of bpf_list_front):
+ * its bytes are the run's while it holds the list's lock, and nothing
+ * is let go of when the reference goes. */
+static void nonown(void *obj)
+{
+}
+
+void hr_obj_unlocked(struct hr_run *run)
+{
+	unsigned int i = 0;
+
+	/* The verifier's invalidate_non_owning_refs at bpf_spin_unlock. */
+	while (i < run->nheld)
+		if (run->held[i].drop == nonown)
+			unhold(run, &run->held[i]);
+		else
+			i++;
+}
+
+static uint64_t hold_nonown(struct hr_run *run, void *obj, uint32_t size)
+{
+	if (run->nheld >= HR_MAX_HELD_RECORDS)
+		return 0;
+	run->held[run->nheld++] = (struct hr_held_rec){
+		.start = (uintptr_t)obj,
+		.end = (uintptr_t)obj + size,
+		.drop = nonown,
+		.obj = obj,
+	};
+	return (uintptr_t)obj;
+}
+
+/* The map whose value's bpf_list_head is at @addr, with that value's
+ * lock held by the run; NULL after stopping the run (the verifier's
+ * "bpf_spin_lock at off=N must be held for bpf_list_head"). */
+static struct hr_map *list_head(struct hr_run *run, uint64_t addr)
+{
+	uint8_t *value;
+	struct hr_map *map = field_value(run, addr, 16, &value);
+
+	if (map && map->list_off >= 0 &&
+	    (uint8_t *)(uintptr_t)addr == value + map->list_off &&
+	    run->lock == (uint32_t *)(value + map->list_lock_off))
+		return map;
+	hr_run_abort(run, HR_ABORT_HELPER_ARG, addr);
+	return NULL;
+}
+
+static uint64_t list_push(struct hr_run *run, uint64_t head, uint64_t node,
+			  bool back)
+{
+	struct hr_map *map = list_head(run, head);
+	struct hr_held_rec *h;
+	void *obj;
+	int ret;
+
+	if (!map)
+		return 0;
+	h = held(run, node - (uint64_t)map->list_node_off);
+	if (!h) {
+		hr_run_abort(run, HR_ABORT_HELPER_ARG, node);
+		return 0;
+	}
+	obj = h->obj;
+	unhold(run, h);
+	ret = hr_map_list_push(map, (void *)(uintptr_t)head, obj, back);
+	if (!ret)
+		hold_nonown(run, obj, hr_obj_size(obj));
+	return (uint64_t)(int64_t)ret;
+}
+
+/* int bpf_list_push_front_impl(struct bpf_list_head *head,
+ *	struct bpf_list_node *node, void *meta__ign, u64 off) */
+static uint64_t list_push_front_impl(uint64_t head, uint64_t node,
+				     uint64_t meta, uint64_t off, uint64_t r5,
+				     struct hr_run *run)
+{
+	return list_push(run, head, node, false);
+}
+
+HR_KFUNC(list_push_front_impl, list_push_front_impl);
+
+static uint64_t list_push_back_impl(uint64_t head, uint64_t node, uint64_t meta,
+				    uint64_t off, uint64_t r5,
+				    struct hr_run *run)
+{
+	return list_push(run, head, node, true);
+}
+
+HR_KFUNC(list_push_back_impl, list_push_back_impl);
+
+/* The first (last when @back) object's node, taken off the list as the
+ * run's own when @pop, else a reference while the lock is held. */
+static uint64_t list_take(struct hr_run *run, uint64_t head, bool back,
+			  bool pop)
+{
+	struct hr_map *map = list_head(run, head);
+	void *obj;
+	uint64_t p;
+
+	if (!map)
+		return 0;
+	if (run->nheld >= HR_MAX_HELD_RECORDS)
+		return 0;
+	obj = hr_map_list_take((void *)(uintptr_t)head, back, pop);
+	if (!obj)
+		return 0;
+	p = pop ? hold(run, obj, hr_obj_size(obj)) :
+		  hold_nonown(run, obj, hr_obj_size(obj));
+	return p ? p + (uint64_t)map->list_node_off : 0;
+}
+
+/* struct bpf_list_node *bpf_list_pop_front(struct bpf_list_head *head) */
+static uint64_t list_pop_front(uint64_t head, uint64_t r2, uint64_t r3,
+			       uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	return list_take(run, head, false, true);
+}
+
+HR_KFUNC(list_pop_front, list_pop_front);
+
+static uint64_t list_pop_back(uint64_t head, uint64_t r2, uint64_t r3,
+			      uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	return list_take(run, head, true, true);
+}
+
+HR_KFUNC(list_pop_back, list_pop_back);
+
+/* struct bpf_list_node *bpf_list_front(struct bpf_list_head *head) */
+static uint64_t list_front(uint64_t head, uint64_t r2, uint64_t r3, uint64_t r4,
+			   uint64_t r5, struct hr_run *run)
+{
+	return list_take(run, head, false, false);
+}
+
+HR_KFUNC(list_front, list_front);
+
+static uint64_t list_back(uint64_t head, uint64_t r2, uint64_t r3, uint64_t r4,
+			  uint64_t r5, struct hr_run *run)
+{
+	return list_take(run, head, true, false);
+}
+
+HR_KFUNC(list_back, list_back);

@@ -14,12 +14,16 @@
  * (as clang emits bpf_obj_new()); at run time otherwise.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <bpf/btf.h>
 
+#include "loader/btf_value.h"
 #include "loader/loader.h"
+#include "maps/map.h"
+#include "maps/map_timer.h"
 #include "progs/prog.h"
 #include "vm/isa.h"
 
@@ -30,8 +34,8 @@
 /* The special structs of btf_get_field_type (kernel/bpf/btf.c) a local
  * object may hold that headroom does not model. */
 static const char *const unmodelled_structs[] = {
-	"bpf_list_head", "bpf_list_node", "bpf_rb_root",   "bpf_rb_node",
-	"bpf_timer",	 "bpf_wq",	  "bpf_task_work",
+	"bpf_list_head", "bpf_rb_root", "bpf_rb_node",
+	"bpf_timer",	 "bpf_wq",	"bpf_task_work",
 };
 
 /* The type tags of a kptr field (btf_find_kptr). */
@@ -142,7 +146,8 @@ static bool alloc_kfunc(const struct hr_kfunc *k)
 {
 	return k && (!strcmp(k->name, "bpf_obj_new_impl") ||
 		     !strcmp(k->name, "bpf_obj_drop_impl") ||
-		     !strcmp(k->name, "bpf_refcount_acquire_impl"));
+		     !strcmp(k->name, "bpf_refcount_acquire_impl") ||
+		     !strncmp(k->name, "bpf_list_", 9));
 }
 
 /* The constant r1 takes just before the call at @pc, when the few
@@ -227,4 +232,94 @@ int hr_ld_alloc_types(struct hr_loader *ld, const struct hr_prog *prog)
 		}
 	}
 	return 0;
+}
+
+/* The offset of member @name of struct @t (top level), or -1. */
+static int member_off(const struct btf *btf, const struct btf_type *t,
+		      const char *name)
+{
+	uint16_t i;
+
+	for (i = 0; i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf,
+						btf_members(t)[i].name_off),
+			    name))
+			return (int)(btf_member_bit_offset(t, i) / 8);
+	return -1;
+}
+
+/* The name of the struct member @i of @t's type, or "". */
+static const char *member_type(const struct btf *btf, const struct btf_type *t,
+			       uint16_t i)
+{
+	uint32_t id = btf__resolve_type(btf, btf_members(t)[i].type);
+	const struct btf_type *m = btf__type_by_id(btf, id);
+
+	return m && btf_is_struct(m) ? btf__name_by_offset(btf, m->name_off) :
+				       "";
+}
+
+/* The struct named @name's node offset @node, from "contains:T:N". */
+static int contains(const struct btf *btf, uint32_t value_id, uint16_t idx,
+		    int *node_off)
+{
+	uint32_t i, n = btf__type_cnt(btf);
+
+	for (i = 1; i < n; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, i);
+		const char *tag, *colon;
+		char type[128];
+		int id;
+
+		if (!btf_is_decl_tag(t) || t->type != value_id ||
+		    btf_decl_tag(t)->component_idx != idx)
+			continue;
+		tag = btf__name_by_offset(btf, t->name_off);
+		if (strncmp(tag, "contains:", 9))
+			continue;
+		colon = strchr(tag + 9, ':');
+		if (!colon || colon - (tag + 9) >= (long)sizeof(type))
+			return -1;
+		snprintf(type, sizeof(type), "%.*s", (int)(colon - (tag + 9)),
+			 tag + 9);
+		id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+		if (id <= 0)
+			return -1;
+		*node_off =
+			member_off(btf, btf__type_by_id(btf, id), colon + 1);
+		return *node_off < 0 ? -1 : 0;
+	}
+	return -1;
+}
+
+void hr_ld_map_lists(struct hr_loader *ld, struct hr_map *map)
+{
+	uint32_t key_id = 0, value_id = 0;
+	const struct btf_type *t;
+	int head = -1, lock = -1, node = -1;
+	uint16_t i;
+
+	if (!ld->btf || !hr_map_timer_type_ok(map->attr.type) ||
+	    hr_btf_value_map_types(ld->btf, map->name, &key_id, &value_id) ||
+	    !value_id)
+		return;
+	value_id = btf__resolve_type(ld->btf, value_id);
+	t = btf__type_by_id(ld->btf, value_id);
+	if (!t || !btf_is_struct(t))
+		return;
+	for (i = 0; i < btf_vlen(t); i++) {
+		const char *name = member_type(ld->btf, t, i);
+		int off = (int)(btf_member_bit_offset(t, i) / 8);
+
+		if (!strcmp(name, "bpf_spin_lock"))
+			lock = off;
+		if (!strcmp(name, "bpf_list_head") && head < 0 &&
+		    !contains(ld->btf, value_id, i, &node))
+			head = off;
+	}
+	if (head < 0 || lock < 0)
+		return;
+	map->list_off = head;
+	map->list_lock_off = lock;
+	map->list_node_off = node;
 }

@@ -171,6 +171,10 @@ struct hr_map {
 	 * the loader from BTF (map_kptr.c keeps what each owns). */
 	int kptr_off[HR_MAP_MAX_KPTRS];
 	unsigned int nkptrs;
+	/* The value's struct bpf_list_head, the bpf_spin_lock guarding it
+	 * and the offset of the bpf_list_node in the objects it holds
+	 * (its __contains tag), set by the loader; list_off -1: none. */
+	int list_off, list_lock_off, list_node_off;
 	/* The value's initialised bpf_timers and bpf_wqs and their thread,
 	 * made on the first bpf_timer_init or bpf_wq_init (map_timer.c);
 	 * NULL before. */

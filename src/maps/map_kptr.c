@@ -13,8 +13,10 @@
  * apart from its bytes (which mirror it for the program to read): a
  * forged pointer written there is never freed nor handed out.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "maps/map.h"
 #include "maps/map_impl.h"
@@ -43,7 +45,12 @@ static struct kptr_own *kptr_table[KPTR_BUCKETS];
 struct obj_head {
 	uint32_t refs;
 	uint32_t flags;
-	uint64_t pad; /* the object 16-aligned, as kmalloc's */
+	uint32_t size;
+	uint32_t pad;
+	/* The list head whose list holds it (its bpf_list_node's owner),
+	 * or NULL. */
+	void *list;
+	uint64_t pad2; /* the object 16-aligned, as kmalloc's */
 };
 
 #define OBJ_REFCOUNTED 0x1
@@ -61,6 +68,7 @@ void *hr_obj_alloc(uint32_t size, bool refcounted)
 		return NULL;
 	h->refs = 1;
 	h->flags = refcounted ? OBJ_REFCOUNTED : 0;
+	h->size = size;
 	return h + 1;
 }
 
@@ -191,4 +199,161 @@ void hr_map_kptrs_free(struct hr_map *map)
 		}
 	}
 	pthread_mutex_unlock(&kptr_lock);
+}
+
+uint32_t hr_obj_size(void *obj)
+{
+	return head_of(obj)->size;
+}
+
+/* ---- bpf_list_head: the objects each holds, by the head's address ---- */
+
+struct list_own {
+	struct list_own *next;
+	void *slot;
+	const struct hr_map *map;
+	void **objs;
+	uint32_t n, cap;
+};
+
+static struct list_own *list_table[KPTR_BUCKETS];
+
+static struct list_own **list_find(const void *slot)
+{
+	uintptr_t h = (uintptr_t)slot >> 3;
+	struct list_own **p = &list_table[(h ^ (h >> 10)) % KPTR_BUCKETS];
+
+	while (*p && (*p)->slot != slot)
+		p = &(*p)->next;
+	return p;
+}
+
+int hr_map_list_push(struct hr_map *map, void *head, void *obj, bool back)
+{
+	struct obj_head *h = head_of(obj);
+	struct list_own **p, *l;
+	void **grown;
+	int ret = 0;
+
+	pthread_mutex_lock(&kptr_lock);
+	/* __bpf_list_add: a node already in a list is not added again, and
+	 * the reference passed is dropped. */
+	if (h->list) {
+		ret = -EINVAL;
+		goto out;
+	}
+	p = list_find(head);
+	l = *p;
+	if (!l) {
+		l = calloc(1, sizeof(*l));
+		if (!l) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		l->slot = head;
+		l->map = map;
+		*p = l;
+	}
+	if (l->n == l->cap) {
+		grown = realloc(l->objs,
+				(l->cap ? 2 * l->cap : 8) * sizeof(*grown));
+		if (!grown) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		l->objs = grown;
+		l->cap = l->cap ? 2 * l->cap : 8;
+	}
+	if (back) {
+		l->objs[l->n] = obj;
+	} else {
+		memmove(l->objs + 1, l->objs, l->n * sizeof(*l->objs));
+		l->objs[0] = obj;
+	}
+	l->n++;
+	h->list = head;
+out:
+	pthread_mutex_unlock(&kptr_lock);
+	if (ret)
+		hr_obj_free(obj);
+	return ret;
+}
+
+void *hr_map_list_take(void *head, bool back, bool pop)
+{
+	struct list_own **p, *l;
+	void *obj = NULL;
+
+	pthread_mutex_lock(&kptr_lock);
+	p = list_find(head);
+	l = *p;
+	if (l && l->n) {
+		obj = back ? l->objs[l->n - 1] : l->objs[0];
+		if (pop) {
+			if (!back)
+				memmove(l->objs, l->objs + 1,
+					(l->n - 1) * sizeof(*l->objs));
+			l->n--;
+			head_of(obj)->list = NULL;
+		}
+	}
+	pthread_mutex_unlock(&kptr_lock);
+	return obj;
+}
+
+/* bpf_list_head_free: every object of @l dropped, and @l freed. */
+static void list_free(struct list_own *l)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++) {
+		head_of(l->objs[i])->list = NULL;
+		hr_obj_free(l->objs[i]);
+	}
+	free(l->objs);
+	free(l);
+}
+
+void hr_map_list_free_value(struct hr_map *map, void *value)
+{
+	struct list_own **p, *l;
+
+	if (map->list_off < 0)
+		return;
+	pthread_mutex_lock(&kptr_lock);
+	p = list_find((uint8_t *)value + map->list_off);
+	l = *p;
+	if (l)
+		*p = l->next;
+	pthread_mutex_unlock(&kptr_lock);
+	if (l)
+		list_free(l);
+	hr_map_value_zero((uint8_t *)value + map->list_off, 16);
+}
+
+void hr_map_lists_free(struct hr_map *map)
+{
+	struct list_own **p, *l, *gone = NULL;
+	unsigned int b;
+
+	if (map->list_off < 0)
+		return;
+	pthread_mutex_lock(&kptr_lock);
+	for (b = 0; b < KPTR_BUCKETS; b++) {
+		p = &list_table[b];
+		while ((l = *p)) {
+			if (l->map != map) {
+				p = &l->next;
+				continue;
+			}
+			*p = l->next;
+			l->next = gone;
+			gone = l;
+		}
+	}
+	pthread_mutex_unlock(&kptr_lock);
+	while ((l = gone)) {
+		gone = l->next;
+		list_free(l);
+	}
 }

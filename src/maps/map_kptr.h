@@ -38,4 +38,21 @@ void hr_map_kptr_free_value(struct hr_map *map, void *value);
 /* Every object a kptr field of @map owns is freed, as the map goes. */
 void hr_map_kptrs_free(struct hr_map *map);
 
+/* The size @obj was allocated with. */
+uint32_t hr_obj_size(void *obj);
+
+/*
+ * bpf_list_head (kernel/bpf/helpers.c's __bpf_list_add, __bpf_list_del):
+ * the run's reference to @obj goes to the list at @head of a value of
+ * @map, at its end when @back; -EINVAL (the reference dropped) when it is
+ * in a list already. hr_map_list_take gives the first (last when @back)
+ * object, or NULL, taking it off the list when @pop. As with kptrs, what
+ * a list holds is kept here by the head's address, apart from its bytes.
+ */
+int hr_map_list_push(struct hr_map *map, void *head, void *obj, bool back);
+void *hr_map_list_take(void *head, bool back, bool pop);
+/* bpf_list_head_free for @value of @map, and for every value as it goes. */
+void hr_map_list_free_value(struct hr_map *map, void *value);
+void hr_map_lists_free(struct hr_map *map);
+
 #endif /* HR_MAPS_MAP_KPTR_H */

@@ -572,6 +572,8 @@ void hr_map_timer_free_value(struct hr_map *map, void *value)
 	/* bpf_obj_free_fields frees the kptrs' objects as well. */
 	if (map->nkptrs)
 		hr_map_kptr_free_value(map, value);
+	if (map->list_off >= 0)
+		hr_map_list_free_value(map, value);
 	if (map->timer_off < 0 && map->wq_off < 0)
 		return;
 	ts = lock_timers(map, false);
@@ -590,6 +592,8 @@ void hr_map_timer_stored(struct hr_map *map, void *value)
 {
 	if (map->nkptrs)
 		hr_map_kptr_free_value(map, value);
+	if (map->list_off >= 0)
+		hr_map_list_free_value(map, value);
 	if (map->timer_off < 0 && map->wq_off < 0)
 		return;
 	hr_map_timer_free_value(map, value);

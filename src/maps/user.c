@@ -97,6 +97,8 @@ int hr_map_lookup_elem(struct hr_map *map, const void *key, void *value)
 	/* ... and a kptr as 0 (NULL). */
 	for (i = 0; !ret && i < map->nkptrs; i++)
 		memset((uint8_t *)value + map->kptr_off[i], 0, 8);
+	if (!ret && map->list_off >= 0)
+		memset((uint8_t *)value + map->list_off, 0, 16);
 	return ret;
 }
 

@@ -176,32 +176,37 @@ struct kval {
 	uint64_t p;
 };
 
-/* One run of xdp_kptr.o: @mode with a = @a, and the answers it must
- * give. */
-static void kptr_one(struct oracle *o, bool kernel, const char *en,
-		     uint32_t mode, uint64_t a, uint32_t null, uint64_t x,
-		     uint64_t y)
+/* One run of @obj (xdp_kptr.o, xdp_list.o, whose records are alike):
+ * @mode with a = @a, and the answers it must give. */
+static void rec_one(struct oracle *o, bool kernel, const char *obj,
+		    const char *en, uint32_t mode, uint64_t a, uint32_t null,
+		    uint64_t x, uint64_t y, uint32_t ret)
 {
-	struct oracle_case c = { .obj = "xdp_kptr.o",
-				 .data = pkt,
-				 .size = sizeof(pkt) };
+	struct oracle_case c = { .obj = obj, .data = pkt, .size = sizeof(pkt) };
 	struct kptr_rec in = { .mode = mode, .a = a }, out;
 	const struct oracle_result *r;
-	char label[64];
+	char label[80];
 
 	memset(pkt, 0, sizeof(pkt));
 	memcpy(pkt + 14, &in, sizeof(in));
-	snprintf(label, sizeof(label), "%s kptr mode %u a %llx", en, mode,
+	snprintf(label, sizeof(label), "%s %s mode %u a %llx", en, obj, mode,
 		 (unsigned long long)a);
 	run_case(o, kernel, &c, label);
 	r = oracle_headroom_result(o);
 	memcpy(&out, r->out + 14, sizeof(out));
-	CHECK(out.null == null && out.x == x && out.y == y &&
-		      r->retval == (y ? XDP_TX : XDP_PASS),
+	CHECK(out.null == null && out.x == x && out.y == y && r->retval == ret,
 	      "%s: retval %u null %u/%u x %llx/%llx y %llx/%llx", label,
 	      r->retval, out.null, null, (unsigned long long)out.x,
 	      (unsigned long long)x, (unsigned long long)out.y,
 	      (unsigned long long)y);
+}
+
+static void kptr_one(struct oracle *o, bool kernel, const char *en,
+		     uint32_t mode, uint64_t a, uint32_t null, uint64_t x,
+		     uint64_t y)
+{
+	rec_one(o, kernel, "xdp_kptr.o", en, mode, a, null, x, y,
+		y ? XDP_TX : XDP_PASS);
 }
 
 /* Element @key of kptrs set from user space on both sides (which frees
@@ -290,8 +295,43 @@ static void kptr_cases(struct oracle *o, bool kernel, const char *en)
 	kptr_one(o, kernel, en, 3, 0x700, 2, 0, 0);
 }
 
+static void list_one(struct oracle *o, bool kernel, const char *en,
+		     uint32_t mode, uint64_t a, uint32_t null, uint64_t x,
+		     uint64_t y, uint32_t ret)
+{
+	rec_one(o, kernel, "xdp_list.o", en, mode, a, null, x, y, ret);
+}
+
+/* Pushes at both ends, reads of both ends, pops from both ends down to
+ * empty; the last engine leaves two elements for the map's end to free
+ * (ASan). */
+static void list_cases(struct oracle *o, bool kernel, const char *en)
+{
+	list_one(o, kernel, en, 2, 0, 1, 0, 0, XDP_PASS);
+	list_one(o, kernel, en, 0, 1, 0, 0, 1, XDP_PASS);
+	list_one(o, kernel, en, 1, 2, 0, 0, 2, XDP_PASS);
+	list_one(o, kernel, en, 0, 3, 0, 0, 3, XDP_PASS);
+	list_one(o, kernel, en, 4, 0, 0, 2, 3, XDP_PASS);
+	list_one(o, kernel, en, 2, 0, 0, 2, 0, XDP_TX);
+	list_one(o, kernel, en, 3, 0, 0, 3, 0, XDP_TX);
+	list_one(o, kernel, en, 4, 0, 0, 1, 1, XDP_PASS);
+	list_one(o, kernel, en, 3, 0, 0, 1, 0, XDP_TX);
+	list_one(o, kernel, en, 2, 0, 1, 0, 0, XDP_PASS);
+	list_one(o, kernel, en, 3, 0, 1, 0, 0, XDP_PASS);
+	list_one(o, kernel, en, 4, 0, 0, 0, 0, XDP_PASS);
+	list_one(o, kernel, en, 0, 7, 0, 0, 7, XDP_PASS);
+	list_one(o, kernel, en, 1, 8, 0, 0, 8, XDP_PASS);
+	list_one(o, kernel, en, 4, 0, 0, 8, 7, XDP_PASS);
+}
+
 static void cases(struct oracle *o, bool kernel, size_t e)
 {
+	/* The list the engine before left (none before the first). */
+	list_one(o, kernel, engine_names[e], 2, 0, !e, e ? 8 : 0, 0,
+		 e ? XDP_TX : XDP_PASS);
+	list_one(o, kernel, engine_names[e], 2, 0, !e, e ? 7 : 0, 0,
+		 e ? XDP_TX : XDP_PASS);
+	list_cases(o, kernel, engine_names[e]);
 	kptr_cases(o, kernel, engine_names[e]);
 	one(o, kernel, engine_names[e], 0, XDP_PASS);
 	one(o, kernel, engine_names[e], 1, XDP_TX);
@@ -330,6 +370,9 @@ static const struct {
 	{ "ref_not_counted", HR_ABORT_HELPER_ARG },
 	{ "ref_uaf", HR_ABORT_OOB_LOAD },
 	{ "ref_forged", HR_ABORT_NONE },
+	{ "list_no_lock", HR_ABORT_HELPER_ARG },
+	{ "list_unlocked", HR_ABORT_OOB_LOAD },
+	{ "list_forged", HR_ABORT_NONE },
 };
 
 /* Each misuse ends its run with its reason, twice in a row (the first
