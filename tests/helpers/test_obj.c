@@ -415,8 +415,38 @@ static void misuse(void)
 	hr_object_close(obj);
 }
 
+/* The structs the loader refuses to allocate, each with its reason. */
+static void refused(void)
+{
+	static const struct {
+		const char *prog, *msg;
+	} cases[] = {
+		{ "obj_big", "bpf_obj_new type size (4089) is more than the "
+			     "allocator serves" },
+		{ "obj_rb", "not implemented yet: bpf_obj_new of struct "
+			    "rb_thing, whose bpf_rb_node field" },
+	};
+	char path[512], err[512];
+	size_t i;
+
+	t_prog_path("xdp_obj_refused.o", path, sizeof(path));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		HR_OPTS(hr_object_open_opts, oo, .errbuf = err,
+			.errbuf_sz = sizeof(err), .only_prog = cases[i].prog);
+		struct hr_object *obj = NULL;
+		int ret;
+
+		err[0] = '\0';
+		ret = hr_object_open(path, &oo, &obj);
+		CHECK(ret < 0 && strstr(err, cases[i].msg), "%s: %d '%s'",
+		      cases[i].prog, ret, err);
+		hr_object_close(obj);
+	}
+}
+
 int main(void)
 {
+	refused();
 	misuse();
 	return oracle_main_engines(compared);
 }
