@@ -140,6 +140,7 @@ define prog_rule
 $(BUILD)/progs/$(notdir $(1:.bpf.c=.o)): $(1) $$(wildcard progs/include/*.h)
 	@mkdir -p $$(dir $$@)
 	$$(CLANG) $$(BPF_CFLAGS) -c $$< -o $$@
+	$(if $(shell grep -l 'hr_kptr.h' $(1)),scripts/btf-type-tags.py $$@)
 endef
 $(foreach p,$(PROG_SRCS),$(eval $(call prog_rule,$(p))))
 

@@ -19,6 +19,15 @@ const struct hr_kfunc *const hr_common_kfuncs[] = {
 	&hr_kfunc_iter_bits_next,
 	&hr_kfunc_iter_bits_destroy,
 	&hr_kfunc_map_sum_elem_count,
+	&hr_kfunc_obj_new_impl,
+	&hr_kfunc_obj_drop_impl,
+	&hr_kfunc_refcount_acquire_impl,
+	&hr_kfunc_list_push_front_impl,
+	&hr_kfunc_list_push_back_impl,
+	&hr_kfunc_list_pop_front,
+	&hr_kfunc_list_pop_back,
+	&hr_kfunc_list_front,
+	&hr_kfunc_list_back,
 	&hr_kfunc_res_spin_lock,
 	&hr_kfunc_res_spin_unlock,
 	&hr_kfunc_res_spin_lock_irqsave,
@@ -95,6 +104,7 @@ const struct hr_helper *const hr_base_helpers[] = {
 	&hr_helper_timer_set_callback,
 	&hr_helper_timer_start,
 	&hr_helper_timer_cancel,
+	&hr_helper_kptr_xchg,
 	NULL,
 };
 

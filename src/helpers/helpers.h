@@ -210,6 +210,19 @@ extern const struct hr_kfunc hr_kfunc_preempt_disable;
 extern const struct hr_kfunc hr_kfunc_preempt_enable;
 /* Resilient spin locks and the irq flags (kfuncs_lock.c). */
 extern const struct hr_kfunc hr_kfunc_res_spin_lock;
+/* Allocated objects (kfuncs_obj.c). */
+extern const struct hr_kfunc hr_kfunc_obj_new_impl;
+extern const struct hr_kfunc hr_kfunc_obj_drop_impl;
+extern const struct hr_kfunc hr_kfunc_refcount_acquire_impl;
+extern const struct hr_kfunc hr_kfunc_list_push_front_impl;
+extern const struct hr_kfunc hr_kfunc_list_push_back_impl;
+extern const struct hr_kfunc hr_kfunc_list_pop_front;
+extern const struct hr_kfunc hr_kfunc_list_pop_back;
+extern const struct hr_kfunc hr_kfunc_list_front;
+extern const struct hr_kfunc hr_kfunc_list_back;
+/* bpf_spin_unlock: the run's references to objects in lists go. */
+void hr_obj_unlocked(struct hr_run *run);
+extern const struct hr_helper hr_helper_kptr_xchg; /* 194 */
 extern const struct hr_kfunc hr_kfunc_res_spin_unlock;
 extern const struct hr_kfunc hr_kfunc_res_spin_lock_irqsave;
 extern const struct hr_kfunc hr_kfunc_res_spin_unlock_irqrestore;

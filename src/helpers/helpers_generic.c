@@ -611,6 +611,8 @@ static uint64_t hr_spin_unlock_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 		hr_run_abort(run, HR_ABORT_HELPER_ARG, r1);
 		return 0;
 	}
+	/* Before another run may change the list the lock guards. */
+	hr_obj_unlocked(run);
 	run->lock = NULL;
 	__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
 	return 0;

@@ -141,7 +141,7 @@ const struct hr_offer hr_helper_offer[] = {
 	{ .id = 189, .types = X },
 	{ .id = 190, .types = X },
 	{ .id = 192, .types = T },
-	{ .id = 194, .types = X | T, .why = WHY_GRAPH },
+	{ .id = 194, .types = X | T },
 	{ .id = 195, .types = X | T },
 	{ .id = 196, .types = X | T, .why = WHY_SOCK },
 	{ .id = 197, .types = X | T },

@@ -29,7 +29,7 @@
 #define WHY_NETNS \
 	"it reads the network namespace cookie, which headroom has no namespaces to give"
 #define WHY_GRAPH \
-	"not implemented yet: allocated objects (bpf_obj_new, lists, rbtrees, kptrs, refcounts) are not modelled"
+	"not implemented yet: of allocated objects headroom models bpf_obj_new, bpf_obj_drop, bpf_kptr_xchg, bpf_refcount_acquire and lists in map values alone (no rbtrees or per-CPU objects)"
 #define WHY_TODO "not implemented yet"
 
 #endif /* HR_HELPERS_OFFER_WHY_H */

@@ -534,6 +534,8 @@ static int load_prog(struct hr_loader *ld, uint32_t sec,
 		ret = hr_ld_check_exception_cb(ld, prog);
 	if (!ret)
 		hr_ld_vmlinux_btf_use(ld, prog);
+	if (!ret)
+		ret = hr_ld_alloc_types(ld, prog);
 	if (!ret) {
 		ret = add_prog(ld, prog);
 		if (ret)

@@ -149,6 +149,14 @@ int hr_ld_check_exception_cb(struct hr_loader *ld, const struct hr_prog *prog);
 /* btf_vmlinux.c: gives @prog's object the vmlinux BTF when @prog calls
  * bpf_snprintf_btf (hr_object.kernel_btf). */
 void hr_ld_vmlinux_btf_use(struct hr_loader *ld, const struct hr_prog *prog);
+/* alloc_types.c: for a program calling bpf_obj_new_impl or
+ * bpf_obj_drop_impl, the object's table of the structs they allocate
+ * (hr_object.local_types), and the refusal of an allocation of a struct
+ * headroom does not model; 0 or -errno. */
+int hr_ld_alloc_types(struct hr_loader *ld, const struct hr_prog *prog);
+/* The first struct bpf_list_head of @map's values with its __contains
+ * tag, and their bpf_spin_lock (hr_map.list_off ...). */
+void hr_ld_map_lists(struct hr_loader *ld, struct hr_map *map);
 
 /* object_maps.c: creates every map of the object (legacy, BTF, global data). */
 int hr_ld_create_maps(struct hr_loader *ld);

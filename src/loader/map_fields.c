@@ -4,10 +4,11 @@
  * btf_parse_fields looks for them (kernel/bpf/btf.c): here three kinds are
  * placed exactly, a struct bpf_spin_lock, a struct bpf_timer and a struct
  * bpf_wq among the value's own members (headroom check reads the lock,
- * the maps the timer and the wq); any other special struct, a pointer
- * member (a kptr if tagged), a second one or a special struct nested
- * deeper makes the answer "unsure", so the verdict stays unknown where it
- * would matter.
+ * the maps the timer and the wq), and its own __kptr members to structs
+ * (the maps keep what they own, maps/map_kptr.c); any other special
+ * struct, a pointer member, a second one or a special struct nested
+ * deeper, and a kptr too, makes the answer "unsure", so the verdict stays
+ * unknown where it would matter.
  */
 #include <errno.h>
 #include <string.h>
@@ -75,7 +76,19 @@ static void scan_type(const struct btf *btf, __u32 id, int off, int depth,
 		return;
 	}
 	if (btf_is_ptr(t)) {
-		f->unsure = true;
+		const struct btf_type *tag = btf__type_by_id(btf, t->type);
+		__u32 to = tag ? tag->type : 0;
+		const struct btf_type *s = skip_mods(btf, &to);
+
+		/* struct T __kptr *: a pointer to the type tag "kptr" of a
+		 * struct (btf_find_kptr). */
+		if (depth == 1 && tag && btf_is_type_tag(tag) &&
+		    !strcmp(btf__name_by_offset(btf, tag->name_off), "kptr") &&
+		    s && btf_is_struct(s) &&
+		    f->nkptrs < sizeof(f->kptr_off) / sizeof(f->kptr_off[0]))
+			f->kptr_off[f->nkptrs++] = off;
+		else
+			f->unsure = true;
 		return;
 	}
 	if (btf_is_array(t)) {
@@ -115,6 +128,8 @@ void hr_map_fields_btf(const struct btf *btf, const char *map_name,
 	f->wq_off = -1;
 	f->unsure = false;
 	f->has_btf = false;
+	f->nkptrs = 0;
+	f->unsure_but_kptrs = false;
 	if (!btf) {
 		/* No BTF: the kernel finds no fields either. */
 		return;
@@ -155,6 +170,9 @@ void hr_map_fields_btf(const struct btf *btf, const char *map_name,
 		return;
 	}
 	scan_type(btf, value_id, 0, 0, f);
+	f->unsure_but_kptrs = f->unsure;
+	if (f->nkptrs)
+		f->unsure = true;
 }
 
 void hr_check_map_fields(const char *path, const char *map_name,

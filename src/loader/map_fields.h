@@ -21,6 +21,12 @@ struct hr_map_fields {
 	/* The object has BTF for the value (the kernel's map->btf). */
 	bool has_btf;
 	int wq_off; /* the value's top-level bpf_wq; -1: none */
+	/* The value's top-level __kptr fields to structs (which make it
+	 * unsure as well: headroom check does not follow them). */
+	int kptr_off[11];
+	unsigned int nkptrs;
+	/* unsure for another reason than those kptrs. */
+	bool unsure_but_kptrs;
 };
 
 struct btf;

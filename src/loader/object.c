@@ -33,6 +33,7 @@ void hr_object_close(struct hr_object *obj)
 	free(obj->progs);
 	free(obj->maps);
 	free(obj->regions);
+	free(obj->local_types);
 	free(obj->path);
 	free(obj);
 }

@@ -127,6 +127,7 @@ static int add_map(struct hr_loader *ld, struct hr_map_attr *attr, uint32_t sec,
 		return create_error(ld, attr->name, attr, ret);
 	snprintf(map->name, sizeof(map->name), "%s", attr->name);
 	hr_ld_map_timer(ld, map);
+	hr_ld_map_lists(ld, map);
 	map->index = (int)obj->nmaps;
 	obj->maps[obj->nmaps++] = map;
 	ld->locs[ld->nlocs++] =

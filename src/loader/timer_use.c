@@ -31,8 +31,15 @@ void hr_ld_map_timer(struct hr_loader *ld, struct hr_map *map)
 {
 	struct hr_map_fields f;
 
+	unsigned int i;
+
 	hr_map_fields_btf(ld->btf, map->name, &f);
-	if (f.unsure || !hr_map_timer_type_ok(map->attr.type))
+	/* Kptrs of arrays and hashes (the per-CPU ones not yet). */
+	if (hr_map_timer_type_ok(map->attr.type))
+		for (i = 0; i < f.nkptrs && i < HR_MAP_MAX_KPTRS; i++)
+			map->kptr_off[map->nkptrs++] = f.kptr_off[i];
+	if ((f.nkptrs ? f.unsure_but_kptrs : f.unsure) ||
+	    !hr_map_timer_type_ok(map->attr.type))
 		return;
 	map->timer_off = f.timer_off;
 	map->wq_off = f.wq_off;

@@ -16,6 +16,7 @@
 #include "maps/map_registry.h"
 #include "maps/map_impl.h"
 #include "maps/map_timer.h"
+#include "maps/map_kptr.h"
 
 /*
  * Every kernel map type, in enum bpf_map_type order: X(number, suffix).
@@ -246,6 +247,7 @@ int hr_map_create(const struct hr_map_attr *attr, struct hr_map **out)
 	map->index = -1;
 	map->timer_off = -1;
 	map->wq_off = -1;
+	map->list_off = -1;
 	if (ops->alloc) {
 		ret = ops->alloc(map);
 		if (ret) {
@@ -265,6 +267,9 @@ void hr_map_free(struct hr_map *map)
 	/* bpf_map_free_timers (and their wqs): no callback may run on
 	 * freed values. */
 	hr_map_timers_free(map);
+	/* bpf_map_free_record: the objects its kptr fields own. */
+	hr_map_kptrs_free(map);
+	hr_map_lists_free(map);
 	if (map->ops && map->ops->free)
 		map->ops->free(map);
 	free(map);

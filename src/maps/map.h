@@ -144,6 +144,9 @@ struct hr_map_ops {
 	int64_t (*elem_count)(struct hr_map *map);
 };
 
+/* The kptr fields a value may have (BTF_FIELDS_MAX, include/linux/bpf.h). */
+#define HR_MAP_MAX_KPTRS 11
+
 struct hr_map {
 	char name[64];
 	struct hr_map_attr attr;
@@ -164,6 +167,14 @@ struct hr_map {
 	int timer_off;
 	/* Offset of the value's struct bpf_wq (btf_record wq_off); -1: none. */
 	int wq_off;
+	/* Offsets of the value's __kptr fields to allocated objects, set by
+	 * the loader from BTF (map_kptr.c keeps what each owns). */
+	int kptr_off[HR_MAP_MAX_KPTRS];
+	unsigned int nkptrs;
+	/* The value's struct bpf_list_head, the bpf_spin_lock guarding it
+	 * and the offset of the bpf_list_node in the objects it holds
+	 * (its __contains tag), set by the loader; list_off -1: none. */
+	int list_off, list_lock_off, list_node_off;
 	/* The value's initialised bpf_timers and bpf_wqs and their thread,
 	 * made on the first bpf_timer_init or bpf_wq_init (map_timer.c);
 	 * NULL before. */

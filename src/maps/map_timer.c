@@ -44,6 +44,7 @@
 #include "maps/map.h"
 #include "maps/map_impl.h"
 #include "maps/map_timer.h"
+#include "maps/map_kptr.h"
 #include "progs/prog.h"
 #include "util/print.h"
 #include "vm/vm.h"
@@ -568,6 +569,11 @@ void hr_map_timer_free_value(struct hr_map *map, void *value)
 {
 	struct hr_map_timers *ts;
 
+	/* bpf_obj_free_fields frees the kptrs' objects as well. */
+	if (map->nkptrs)
+		hr_map_kptr_free_value(map, value);
+	if (map->list_off >= 0)
+		hr_map_list_free_value(map, value);
 	if (map->timer_off < 0 && map->wq_off < 0)
 		return;
 	ts = lock_timers(map, false);
@@ -584,6 +590,10 @@ void hr_map_timer_free_value(struct hr_map *map, void *value)
 
 void hr_map_timer_stored(struct hr_map *map, void *value)
 {
+	if (map->nkptrs)
+		hr_map_kptr_free_value(map, value);
+	if (map->list_off >= 0)
+		hr_map_list_free_value(map, value);
 	if (map->timer_off < 0 && map->wq_off < 0)
 		return;
 	hr_map_timer_free_value(map, value);

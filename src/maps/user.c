@@ -76,6 +76,7 @@ static bool hr_key_given(const struct hr_map *map, const void *key)
 
 int hr_map_lookup_elem(struct hr_map *map, const void *key, void *value)
 {
+	unsigned int i;
 	int ret;
 
 	if (!map)
@@ -93,6 +94,11 @@ int hr_map_lookup_elem(struct hr_map *map, const void *key, void *value)
 		memset((uint8_t *)value + map->timer_off, 0, HR_BPF_TIMER_SIZE);
 	if (!ret && map->wq_off >= 0)
 		memset((uint8_t *)value + map->wq_off, 0, HR_BPF_WQ_SIZE);
+	/* ... and a kptr as 0 (NULL). */
+	for (i = 0; !ret && i < map->nkptrs; i++)
+		memset((uint8_t *)value + map->kptr_off[i], 0, 8);
+	if (!ret && map->list_off >= 0)
+		memset((uint8_t *)value + map->list_off, 0, 16);
 	return ret;
 }
 

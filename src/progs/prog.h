@@ -108,6 +108,20 @@ struct hr_prog {
 	struct hr_prog_stream *stream;
 };
 
+/*
+ * A struct of the object's BTF as bpf_obj_new_impl allocates it (its
+ * local type id indexes hr_object.local_types): its size, and whether it
+ * holds a special field headroom does not model yet (list or rbtree
+ * heads and nodes, kptrs, timers), which it then refuses, or a struct
+ * bpf_refcount.
+ */
+struct hr_local_type {
+	uint32_t size;
+	bool alloc; /* a struct: bpf_obj_new may allocate it */
+	bool unmodelled;
+	bool refcounted; /* it has a struct bpf_refcount */
+};
+
 struct hr_object {
 	char *path;
 	struct hr_prog **progs;
@@ -122,6 +136,10 @@ struct hr_object {
 	 * CO-RE target, shared and never freed), or NULL when no program
 	 * calls it or none could be read. */
 	const struct btf *kernel_btf;
+	/* Indexed by BTF type id, built by the loader for an object whose
+	 * programs allocate objects (loader/alloc_types.c); else NULL. */
+	struct hr_local_type *local_types;
+	uint32_t nlocal_types;
 };
 
 /* Program type for a section name (libbpf's and iproute2's conventions),

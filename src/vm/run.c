@@ -30,6 +30,8 @@ static const char *const abort_names[HR_ABORT__MAX] = {
 	[HR_ABORT_MAP_WALK] = "map walk did not end",
 	[HR_ABORT_JIT_CHECK] = "checked JIT: an elided access failed its check",
 	[HR_ABORT_INVARIANT] = "engine invariant broken after the run",
+	[HR_ABORT_OBJ_LEAK] =
+		"program exited holding an allocated object (bpf_obj_new)",
 };
 
 const char *hr_abort_str(int reason)
@@ -184,7 +186,7 @@ struct hr_map *hr_run_map(struct hr_run *run, uint64_t ptr)
 
 uint64_t hr_run_release_locks(struct hr_run *run, uint64_t r0)
 {
-	bool lock = run->lock != NULL;
+	bool lock = run->lock != NULL, leak = false;
 
 	if (run->lock)
 		__atomic_store_n(run->lock, 0, __ATOMIC_RELEASE);
@@ -192,15 +194,18 @@ uint64_t hr_run_release_locks(struct hr_run *run, uint64_t r0)
 	while (run->nheld) {
 		struct hr_held_rec *h = &run->held[--run->nheld];
 
+		leak |= h->leak;
 		if (h->drop)
 			h->drop(h->obj);
 		else
 			hr_ringbuf_commit(h->map, (void *)h->start, true);
 	}
-	if (run->abort || !lock)
+	if (run->abort || !(lock || leak))
 		return r0;
 	/* The verifier refuses such a program ("bpf_spin_unlock is
-	 * missing"); here the run is stopped and the lock is not lost. */
-	hr_run_abort(run, HR_ABORT_LOCK_HELD, run->pc);
+	 * missing", "Unreleased reference"); here the run is stopped and
+	 * neither the lock nor the object is lost. */
+	hr_run_abort(run, lock ? HR_ABORT_LOCK_HELD : HR_ABORT_OBJ_LEAK,
+		     run->pc);
 	return run->vm->abort_ret;
 }

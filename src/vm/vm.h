@@ -44,6 +44,7 @@ enum hr_abort {
 	HR_ABORT_MAP_WALK, /* a callback walk kept finding new elements */
 	HR_ABORT_JIT_CHECK, /* checked JIT: an access the proof elided failed */
 	HR_ABORT_INVARIANT, /* engine state wrong after the run: a bug */
+	HR_ABORT_OBJ_LEAK, /* the run ended holding an allocated object */
 	HR_ABORT__MAX,
 };
 
@@ -213,7 +214,9 @@ struct hr_run {
 	 * are held here too, with @drop letting go of @obj at the end and
 	 * @kind its owner's word for what the object is; when @wr_hi is
 	 * set, only [wr_lo, wr_hi) of it may be written (the fields the
-	 * kernel's verifier lets a program write). */
+	 * kernel's verifier lets a program write). With @leak the verifier
+	 * refuses a program that can end holding it (an object of
+	 * bpf_obj_new): a run that does ends with HR_ABORT_OBJ_LEAK. */
 	unsigned int nheld;
 	struct hr_held_rec {
 		uintptr_t start, end;
@@ -222,6 +225,7 @@ struct hr_run {
 		void *obj;
 		unsigned int kind;
 		uintptr_t wr_lo, wr_hi;
+		bool leak;
 	} held[HR_MAX_HELD_RECORDS];
 	/* The JIT's r0..r10 when its code leaves for a tail call. */
 	uint64_t tail_regs[HR_NREGS];
@@ -316,7 +320,9 @@ static inline bool hr_run_charge_callback(struct hr_run *run, uint32_t pc)
  * records: releases the lock and discards the records, so neither the
  * lock nor the ring is blocked for later runs. A run holding the lock
  * that was not already stopped ends with HR_ABORT_LOCK_HELD (the
- * verifier refuses it: "bpf_spin_unlock is missing"). */
+ * verifier refuses it: "bpf_spin_unlock is missing"); one holding an
+ * allocated object, freed here, with HR_ABORT_OBJ_LEAK ("Unreleased
+ * reference"). */
 uint64_t hr_run_release_locks(struct hr_run *run, uint64_t r0);
 
 #endif /* HR_VM_VM_H */

@@ -99,6 +99,14 @@ static const struct {
 	  "a conntrack entry read past its end and released wrongly, on "
 	  "purpose (the verifier refuses them); tests/helpers/test_ct.c "
 	  "checks that each run ends" },
+	{ "xdp_obj_refused.o",
+	  "a struct past what bpf_mem_alloc serves, on purpose (the "
+	  "verifier refuses it); tests/helpers/test_obj.c checks both "
+	  "refusals" },
+	{ "xdp_obj_forged.o",
+	  "allocated objects read and written past their end and after "
+	  "bpf_obj_drop, dropped twice and leaked, on purpose (the verifier "
+	  "refuses them); tests/helpers/test_obj.c checks each abort" },
 	{ "xdp_throw_cb.o",
 	  "bpf_throw from a bpf_loop callback, on purpose (the verifier "
 	  "refuses it); tests/helpers/test_throw.c checks that the run ends" },

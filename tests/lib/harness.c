@@ -143,6 +143,10 @@ static const struct {
 	  "bpf_get_current_pid_tgid answers for the caller: "
 	  "tests/maps/test_map_types_kernel.c compares it with the kernel "
 	  "from one process" },
+	{ "xdp_list.o", T_KERNEL_STATE,
+	  "user space reads the kernel's list head as the kernel addresses "
+	  "check_and_init_map_value's INIT_LIST_HEAD leaves in it: "
+	  "tests/helpers/test_obj.c compares every packet" },
 	{ "xdp_stream.o", T_KERNEL_STATE,
 	  "a stream write is -ENOMEM where the kernel cannot allocate a "
 	  "stream element (this host's can never): "

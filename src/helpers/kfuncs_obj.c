@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Allocated objects: bpf_obj_new_impl, bpf_obj_drop_impl,
+ * bpf_refcount_acquire_impl, bpf_kptr_xchg (helper 194) and the
+ * bpf_list_head kfuncs (bpf_list_push_front_impl, _back_impl,
+ * bpf_list_pop_front, _back, bpf_list_front, _back) of
+ * kernel/bpf/helpers.c (Linux 6.18), over
+ * headroom's own allocator and the kptr fields of maps/map_kptr.c.
+ *
+ * bpf_obj_new_impl(local_type_id, meta) gives an object of a struct of
+ * the program's BTF (bpf_core_type_id_local()): the verifier rewrites
+ * the call with the struct's size, which bpf_mem_alloc() turns into NULL
+ * for 0 bytes and for more than its largest cache holds (4096 bytes with
+ * its 8-byte llist node); here the size comes from the object's table
+ * (loader/alloc_types.c). The kernel zeroes the special fields alone
+ * (bpf_obj_init); here the whole object is zeroed, one of the contents
+ * the kernel may give.
+ *
+ * The object is the run's reference, kept among its held records as a
+ * conntrack entry is: the program reads and writes its bytes and no
+ * other, until bpf_obj_drop_impl frees it; after that every access to
+ * it ends the run as any access outside the run's memory does, and a
+ * second drop (or a drop of anything but a held object's start, which
+ * the verifier refuses) ends it as a bad argument. The verifier refuses a
+ * program that can end holding one ("Unreleased reference"): such a
+ * run here frees what it holds and ends with HR_ABORT_OBJ_LEAK
+ * (vm/run.c), so a leak is seen and never grows.
+ *
+ * bpf_kptr_xchg(field, obj) moves the run's object (or NULL) into a
+ * __kptr field of a map value, which then owns it (the run no longer
+ * may touch it), and gives the run the object the field owned, or NULL.
+ * The verifier makes the field a kptr of a map value and the object one
+ * the run owns; a call breaking either stops the run here.
+ *
+ * An object of a struct with a struct bpf_refcount may have several
+ * owners: bpf_refcount_acquire_impl gives the run one more reference
+ * (a held record of its own), and each drop, each kptr field's release
+ * lets go of one; the object goes with the last. The count is kept
+ * before the object, out of the program's reach (map_kptr.c), not in
+ * its bpf_refcount field, which the kernel's verifier keeps programs
+ * from touching and headroom cannot: a write there changes nothing.
+ *
+ * A list lives in a map value beside the bpf_spin_lock that guards it
+ * (the loader finds both and the __contains tag's node, one list a
+ * value); every list kfunc needs the run to hold that lock. A push
+ * gives the list the run's object and leaves the run a reference that
+ * is not its own (a held record that lets go of nothing), as does
+ * bpf_list_front: its bytes are the run's until bpf_spin_unlock
+ * (invalidate_non_owning_refs), so that no other run can free it under
+ * the program. A pop gives the object back to the run. What a list
+ * holds is kept apart from the head's bytes (maps/map_kptr.c) and
+ * dropped when the element is overwritten or deleted and as the map
+ * goes (bpf_list_head_free).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "helpers/helpers.h"
+#include "maps/map.h"
+#include "maps/map_impl.h"
+#include "maps/map_kptr.h"
+#include "progs/prog.h"
+#include "vm/mem.h"
+
+/* bpf_mem_alloc's largest cache (bpf_mem_cache_idx) and the llist node
+ * it keeps before each object (LLIST_NODE_SZ). */
+#define OBJ_CACHE_MAX 4096
+#define OBJ_LLIST_NODE 8
+
+/* Makes @p (@size bytes) the run's: its address, or 0 with @p freed
+ * when the run holds all it can. */
+static uint64_t hold(struct hr_run *run, void *p, uint32_t size)
+{
+	if (run->nheld >= HR_MAX_HELD_RECORDS) {
+		hr_obj_free(p);
+		return 0;
+	}
+	run->held[run->nheld++] = (struct hr_held_rec){
+		.start = (uintptr_t)p,
+		.end = (uintptr_t)p + size,
+		.drop = hr_obj_free,
+		.obj = p,
+		.leak = true,
+	};
+	return (uintptr_t)p;
+}
+
+/* The run's object at @ptr, or NULL. */
+static struct hr_held_rec *held(struct hr_run *run, uint64_t ptr)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nheld; i++)
+		if (run->held[i].drop == hr_obj_free &&
+		    run->held[i].start == ptr)
+			return &run->held[i];
+	return NULL;
+}
+
+static void unhold(struct hr_run *run, struct hr_held_rec *h)
+{
+	*h = run->held[--run->nheld];
+}
+
+/* The struct @id of the running program's BTF, or NULL after stopping
+ * the run: the verifier takes a struct of program BTF alone, and
+ * headroom refuses one with fields it does not model. */
+static const struct hr_local_type *local_type(struct hr_run *run, uint64_t id)
+{
+	const struct hr_prog *prog = run->vm ? run->vm->prog : NULL;
+	const struct hr_object *obj = prog ? prog->obj : NULL;
+	const struct hr_local_type *t;
+
+	if (!obj || id >= obj->nlocal_types)
+		goto bad;
+	t = &obj->local_types[id];
+	if (!t->alloc || t->unmodelled)
+		goto bad;
+	return t;
+bad:
+	hr_run_abort(run, HR_ABORT_HELPER_ARG, id);
+	return NULL;
+}
+
+/* void *bpf_obj_new_impl(u64 local_type_id__k, void *meta__ign) */
+static uint64_t obj_new_impl(uint64_t id, uint64_t meta, uint64_t r3,
+			     uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	const struct hr_local_type *t = local_type(run, id);
+	void *p;
+
+	if (!t)
+		return 0;
+	if (!t->size || t->size + OBJ_LLIST_NODE > OBJ_CACHE_MAX)
+		return 0;
+	/* KF_RET_NULL: an allocation may fail, and the program checks. */
+	if (run->nheld >= HR_MAX_HELD_RECORDS)
+		return 0;
+	p = hr_obj_alloc(t->size, t->refcounted);
+	return p ? hold(run, p, t->size) : 0;
+}
+
+HR_KFUNC(obj_new_impl, obj_new_impl);
+
+/* void bpf_obj_drop_impl(void *p__alloc, void *meta__ign) */
+static uint64_t obj_drop_impl(uint64_t ptr, uint64_t meta, uint64_t r3,
+			      uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	struct hr_held_rec *h = held(run, ptr);
+
+	if (!h) {
+		hr_run_abort(run, HR_ABORT_HELPER_ARG, ptr);
+		return 0;
+	}
+	hr_obj_free(h->obj);
+	unhold(run, h);
+	return 0;
+}
+
+HR_KFUNC(obj_drop_impl, obj_drop_impl);
+
+/* void *bpf_refcount_acquire_impl(void *p__refcounted_kptr, void *meta__ign) */
+static uint64_t refcount_acquire_impl(uint64_t ptr, uint64_t meta, uint64_t r3,
+				      uint64_t r4, uint64_t r5,
+				      struct hr_run *run)
+{
+	struct hr_held_rec *h = held(run, ptr);
+	uint32_t size;
+
+	/* The verifier takes a reference the program holds to a type with
+	 * a struct bpf_refcount (non-owning ones, of lists and rbtrees,
+	 * headroom does not model). */
+	if (!h || !hr_obj_acquire(h->obj)) {
+		hr_run_abort(run, HR_ABORT_HELPER_ARG, ptr);
+		return 0;
+	}
+	size = (uint32_t)(h->end - h->start);
+	return hold(run, h->obj, size);
+}
+
+HR_KFUNC(refcount_acquire_impl, refcount_acquire_impl);
+
+/* The map whose writable value holds [@addr, @addr + @len), with that
+ * value's start in *@value; NULL when none does. */
+static struct hr_map *field_value(struct hr_run *run, uint64_t addr,
+				  uint32_t len, uint8_t **value)
+{
+	unsigned int r;
+
+	for (r = 0; r < run->nregions; r++) {
+		const struct hr_region *reg = &run->regions[r];
+		struct hr_map *map = (struct hr_map *)reg->map;
+		uintptr_t stride, rel;
+
+		if (!map || !(reg->flags & HR_REGION_WRITE) ||
+		    !hr_region_ok(reg, addr, len))
+			continue;
+		/* As hr_async_arg finds a timer's value: an unstrided
+		 * array's values are round_up(value_size, 8) apart. */
+		stride = reg->stride ? reg->stride :
+				       HR_ROUND8(map->attr.value_size);
+		rel = (uintptr_t)addr - reg->start;
+		*value = (uint8_t *)reg->start + (rel / stride) * stride +
+			 (reg->stride ? reg->off : 0);
+		return map;
+	}
+	return NULL;
+}
+
+/* The kptr field at @addr of a map value the run may write, or NULL
+ * after stopping the run ("R1 doesn't point to kptr"). */
+static struct hr_map *kptr_field(struct hr_run *run, uint64_t addr)
+{
+	uint8_t *value;
+	struct hr_map *map = field_value(run, addr, 8, &value);
+	unsigned int i;
+
+	for (i = 0; map && i < map->nkptrs; i++)
+		if ((uint8_t *)(uintptr_t)addr == value + map->kptr_off[i])
+			return map;
+	hr_run_abort(run, HR_ABORT_HELPER_ARG, addr);
+	return NULL;
+}
+
+/* void *bpf_kptr_xchg(void *map_value, void *ptr) */
+static uint64_t kptr_xchg(uint64_t dst, uint64_t ptr, uint64_t r3, uint64_t r4,
+			  uint64_t r5, struct hr_run *run)
+{
+	struct hr_map *map = kptr_field(run, dst);
+	struct hr_held_rec *h = NULL;
+	uint32_t size = 0, old_size;
+	void *obj = NULL, *old;
+
+	if (!map)
+		return 0;
+	if (ptr) {
+		h = held(run, ptr);
+		if (!h) {
+			hr_run_abort(run, HR_ABORT_HELPER_ARG, ptr);
+			return 0;
+		}
+		obj = h->obj;
+		size = (uint32_t)(h->end - h->start);
+		unhold(run, h);
+	}
+	old = hr_map_kptr_xchg(map, (void *)(uintptr_t)dst, obj, size,
+			       &old_size);
+	return old ? hold(run, old, old_size) : 0;
+}
+
+const struct hr_helper hr_helper_kptr_xchg = {
+	.id = 194,
+	.name = "bpf_kptr_xchg",
+	.fn = kptr_xchg,
+};
+
+/* ---- bpf_list_head ---- */
+
+/* A reference to an object in a list (after a push, of bpf_list_front):
+ * its bytes are the run's while it holds the list's lock, and nothing
+ * is let go of when the reference goes. */
+static void nonown(void *obj)
+{
+}
+
+void hr_obj_unlocked(struct hr_run *run)
+{
+	unsigned int i = 0;
+
+	/* The verifier's invalidate_non_owning_refs at bpf_spin_unlock. */
+	while (i < run->nheld)
+		if (run->held[i].drop == nonown)
+			unhold(run, &run->held[i]);
+		else
+			i++;
+}
+
+static uint64_t hold_nonown(struct hr_run *run, void *obj, uint32_t size)
+{
+	if (run->nheld >= HR_MAX_HELD_RECORDS)
+		return 0;
+	run->held[run->nheld++] = (struct hr_held_rec){
+		.start = (uintptr_t)obj,
+		.end = (uintptr_t)obj + size,
+		.drop = nonown,
+		.obj = obj,
+	};
+	return (uintptr_t)obj;
+}
+
+/* The map whose value's bpf_list_head is at @addr, with that value's
+ * lock held by the run; NULL after stopping the run (the verifier's
+ * "bpf_spin_lock at off=N must be held for bpf_list_head"). */
+static struct hr_map *list_head(struct hr_run *run, uint64_t addr)
+{
+	uint8_t *value;
+	struct hr_map *map = field_value(run, addr, 16, &value);
+
+	if (map && map->list_off >= 0 &&
+	    (uint8_t *)(uintptr_t)addr == value + map->list_off &&
+	    run->lock == (uint32_t *)(value + map->list_lock_off))
+		return map;
+	hr_run_abort(run, HR_ABORT_HELPER_ARG, addr);
+	return NULL;
+}
+
+static uint64_t list_push(struct hr_run *run, uint64_t head, uint64_t node,
+			  bool back)
+{
+	struct hr_map *map = list_head(run, head);
+	struct hr_held_rec *h;
+	void *obj;
+	int ret;
+
+	if (!map)
+		return 0;
+	h = held(run, node - (uint64_t)map->list_node_off);
+	if (!h) {
+		hr_run_abort(run, HR_ABORT_HELPER_ARG, node);
+		return 0;
+	}
+	obj = h->obj;
+	unhold(run, h);
+	ret = hr_map_list_push(map, (void *)(uintptr_t)head, obj, back);
+	if (!ret)
+		hold_nonown(run, obj, hr_obj_size(obj));
+	return (uint64_t)(int64_t)ret;
+}
+
+/* int bpf_list_push_front_impl(struct bpf_list_head *head,
+ *	struct bpf_list_node *node, void *meta__ign, u64 off) */
+static uint64_t list_push_front_impl(uint64_t head, uint64_t node,
+				     uint64_t meta, uint64_t off, uint64_t r5,
+				     struct hr_run *run)
+{
+	return list_push(run, head, node, false);
+}
+
+HR_KFUNC(list_push_front_impl, list_push_front_impl);
+
+static uint64_t list_push_back_impl(uint64_t head, uint64_t node, uint64_t meta,
+				    uint64_t off, uint64_t r5,
+				    struct hr_run *run)
+{
+	return list_push(run, head, node, true);
+}
+
+HR_KFUNC(list_push_back_impl, list_push_back_impl);
+
+/* The first (last when @back) object's node, taken off the list as the
+ * run's own when @pop, else a reference while the lock is held. */
+static uint64_t list_take(struct hr_run *run, uint64_t head, bool back,
+			  bool pop)
+{
+	struct hr_map *map = list_head(run, head);
+	void *obj;
+	uint64_t p;
+
+	if (!map)
+		return 0;
+	if (run->nheld >= HR_MAX_HELD_RECORDS)
+		return 0;
+	obj = hr_map_list_take((void *)(uintptr_t)head, back, pop);
+	if (!obj)
+		return 0;
+	p = pop ? hold(run, obj, hr_obj_size(obj)) :
+		  hold_nonown(run, obj, hr_obj_size(obj));
+	return p ? p + (uint64_t)map->list_node_off : 0;
+}
+
+/* struct bpf_list_node *bpf_list_pop_front(struct bpf_list_head *head) */
+static uint64_t list_pop_front(uint64_t head, uint64_t r2, uint64_t r3,
+			       uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	return list_take(run, head, false, true);
+}
+
+HR_KFUNC(list_pop_front, list_pop_front);
+
+static uint64_t list_pop_back(uint64_t head, uint64_t r2, uint64_t r3,
+			      uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	return list_take(run, head, true, true);
+}
+
+HR_KFUNC(list_pop_back, list_pop_back);
+
+/* struct bpf_list_node *bpf_list_front(struct bpf_list_head *head) */
+static uint64_t list_front(uint64_t head, uint64_t r2, uint64_t r3, uint64_t r4,
+			   uint64_t r5, struct hr_run *run)
+{
+	return list_take(run, head, false, false);
+}
+
+HR_KFUNC(list_front, list_front);
+
+static uint64_t list_back(uint64_t head, uint64_t r2, uint64_t r3, uint64_t r4,
+			  uint64_t r5, struct hr_run *run)
+{
+	return list_take(run, head, true, false);
+}
+
+HR_KFUNC(list_back, list_back);

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The objects bpf_obj_new allocates and the __kptr fields of map values
+ * that own them, after kernel/bpf/helpers.c (bpf_obj_new_impl's
+ * bpf_mem_alloc, __bpf_obj_drop_impl, bpf_kptr_xchg) and the field
+ * release of kernel/bpf/syscall.c (bpf_obj_free_fields: a kptr field's
+ * object is dropped when its element is overwritten or deleted and when
+ * the map is freed).
+ *
+ * The kernel's verifier lets a program change a kptr field only through
+ * bpf_kptr_xchg; headroom's map values are plain memory a program may
+ * write, so what each field owns is kept here, by the field's address,
+ * apart from its bytes (which mirror it for the program to read): a
+ * forged pointer written there is never freed nor handed out.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "maps/map.h"
+#include "maps/map_impl.h"
+#include "maps/map_kptr.h"
+
+#define KPTR_BUCKETS 1024
+
+struct kptr_own {
+	struct kptr_own *next;
+	void *slot;
+	void *obj;
+	uint32_t size;
+	const struct hr_map *map;
+};
+
+static pthread_mutex_t kptr_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct kptr_own *kptr_table[KPTR_BUCKETS];
+
+/*
+ * What headroom keeps before each object, out of the program's reach (as
+ * the kernel keeps bpf_mem_alloc's llist node): its references, so that
+ * no write of the program's can free it early. The kernel counts them in
+ * the object's struct bpf_refcount, which its verifier keeps programs
+ * from touching.
+ */
+struct obj_head {
+	uint32_t refs;
+	uint32_t flags;
+	uint32_t size;
+	uint32_t pad;
+	/* The list head whose list holds it (its bpf_list_node's owner),
+	 * or NULL. */
+	void *list;
+	uint64_t pad2; /* the object 16-aligned, as kmalloc's */
+};
+
+#define OBJ_REFCOUNTED 0x1
+
+static struct obj_head *head_of(void *obj)
+{
+	return (struct obj_head *)obj - 1;
+}
+
+void *hr_obj_alloc(uint32_t size, bool refcounted)
+{
+	struct obj_head *h = calloc(1, sizeof(*h) + size);
+
+	if (!h)
+		return NULL;
+	h->refs = 1;
+	h->flags = refcounted ? OBJ_REFCOUNTED : 0;
+	h->size = size;
+	return h + 1;
+}
+
+void hr_obj_free(void *obj)
+{
+	struct obj_head *h = head_of(obj);
+
+	/* __bpf_obj_drop_impl: a refcounted object goes with its last
+	 * reference. */
+	if (__atomic_sub_fetch(&h->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		free(h);
+}
+
+bool hr_obj_acquire(void *obj)
+{
+	struct obj_head *h = head_of(obj);
+	uint32_t n = __atomic_load_n(&h->refs, __ATOMIC_RELAXED);
+
+	if (!(h->flags & OBJ_REFCOUNTED))
+		return false;
+	/* refcount_inc_not_zero, saturating as refcount_t does. */
+	do {
+		if (n == 0 || n == UINT32_MAX)
+			return false;
+	} while (!__atomic_compare_exchange_n(
+		&h->refs, &n, n + 1, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+	return true;
+}
+
+static struct kptr_own **bucket(const void *slot)
+{
+	uintptr_t h = (uintptr_t)slot >> 3;
+
+	return &kptr_table[(h ^ (h >> 10)) % KPTR_BUCKETS];
+}
+
+/* The owner record of @slot's pointer to it, or of the bucket's end. */
+static struct kptr_own **find(const void *slot)
+{
+	struct kptr_own **p = bucket(slot);
+
+	while (*p && (*p)->slot != slot)
+		p = &(*p)->next;
+	return p;
+}
+
+void *hr_map_kptr_xchg(struct hr_map *map, void *slot, void *obj, uint32_t size,
+		       uint32_t *old_size)
+{
+	struct kptr_own **p, *o;
+	void *old = NULL;
+
+	*old_size = 0;
+	pthread_mutex_lock(&kptr_lock);
+	p = find(slot);
+	o = *p;
+	if (o) {
+		old = o->obj;
+		*old_size = o->size;
+	}
+	if (obj && !o) {
+		o = malloc(sizeof(*o));
+		if (!o) {
+			/* Nowhere to keep it: the field stays empty and
+			 * the object is freed, as a full map would drop it. */
+			hr_obj_free(obj);
+			obj = NULL;
+		} else {
+			o->next = NULL;
+			o->slot = slot;
+			o->map = map;
+			*p = o;
+		}
+	}
+	if (obj) {
+		o->obj = obj;
+		o->size = size;
+	} else if (o) {
+		*p = o->next;
+		free(o);
+	}
+	__atomic_store_n((uint64_t *)slot, (uint64_t)(uintptr_t)obj,
+			 __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&kptr_lock);
+	return old;
+}
+
+void hr_map_kptr_free_value(struct hr_map *map, void *value)
+{
+	struct kptr_own **p, *o;
+	unsigned int i;
+
+	for (i = 0; i < map->nkptrs; i++) {
+		void *slot = (uint8_t *)value + map->kptr_off[i];
+
+		pthread_mutex_lock(&kptr_lock);
+		p = find(slot);
+		o = *p;
+		if (o)
+			*p = o->next;
+		pthread_mutex_unlock(&kptr_lock);
+		if (o) {
+			hr_obj_free(o->obj);
+			free(o);
+		}
+		hr_map_value_zero(slot, 8);
+	}
+}
+
+void hr_map_kptrs_free(struct hr_map *map)
+{
+	struct kptr_own **p, *o;
+	unsigned int b;
+
+	if (!map->nkptrs)
+		return;
+	pthread_mutex_lock(&kptr_lock);
+	for (b = 0; b < KPTR_BUCKETS; b++) {
+		p = &kptr_table[b];
+		while ((o = *p)) {
+			if (o->map != map) {
+				p = &o->next;
+				continue;
+			}
+			*p = o->next;
+			hr_obj_free(o->obj);
+			free(o);
+		}
+	}
+	pthread_mutex_unlock(&kptr_lock);
+}
+
+uint32_t hr_obj_size(void *obj)
+{
+	return head_of(obj)->size;
+}
+
+/* ---- bpf_list_head: the objects each holds, by the head's address ---- */
+
+struct list_own {
+	struct list_own *next;
+	void *slot;
+	const struct hr_map *map;
+	void **objs;
+	uint32_t n, cap;
+};
+
+static struct list_own *list_table[KPTR_BUCKETS];
+
+static struct list_own **list_find(const void *slot)
+{
+	uintptr_t h = (uintptr_t)slot >> 3;
+	struct list_own **p = &list_table[(h ^ (h >> 10)) % KPTR_BUCKETS];
+
+	while (*p && (*p)->slot != slot)
+		p = &(*p)->next;
+	return p;
+}
+
+int hr_map_list_push(struct hr_map *map, void *head, void *obj, bool back)
+{
+	struct obj_head *h = head_of(obj);
+	struct list_own **p, *l;
+	void **grown;
+	int ret = 0;
+
+	pthread_mutex_lock(&kptr_lock);
+	/* __bpf_list_add: a node already in a list is not added again, and
+	 * the reference passed is dropped. */
+	if (h->list) {
+		ret = -EINVAL;
+		goto out;
+	}
+	p = list_find(head);
+	l = *p;
+	if (!l) {
+		l = calloc(1, sizeof(*l));
+		if (!l) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		l->slot = head;
+		l->map = map;
+		*p = l;
+	}
+	if (l->n == l->cap) {
+		grown = realloc(l->objs,
+				(l->cap ? 2 * l->cap : 8) * sizeof(*grown));
+		if (!grown) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		l->objs = grown;
+		l->cap = l->cap ? 2 * l->cap : 8;
+	}
+	if (back) {
+		l->objs[l->n] = obj;
+	} else {
+		memmove(l->objs + 1, l->objs, l->n * sizeof(*l->objs));
+		l->objs[0] = obj;
+	}
+	l->n++;
+	h->list = head;
+out:
+	pthread_mutex_unlock(&kptr_lock);
+	if (ret)
+		hr_obj_free(obj);
+	return ret;
+}
+
+void *hr_map_list_take(void *head, bool back, bool pop)
+{
+	struct list_own **p, *l;
+	void *obj = NULL;
+
+	pthread_mutex_lock(&kptr_lock);
+	p = list_find(head);
+	l = *p;
+	if (l && l->n) {
+		obj = back ? l->objs[l->n - 1] : l->objs[0];
+		if (pop) {
+			if (!back)
+				memmove(l->objs, l->objs + 1,
+					(l->n - 1) * sizeof(*l->objs));
+			l->n--;
+			head_of(obj)->list = NULL;
+		}
+	}
+	pthread_mutex_unlock(&kptr_lock);
+	return obj;
+}
+
+/* bpf_list_head_free: every object of @l dropped, and @l freed. */
+static void list_free(struct list_own *l)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++) {
+		head_of(l->objs[i])->list = NULL;
+		hr_obj_free(l->objs[i]);
+	}
+	free(l->objs);
+	free(l);
+}
+
+void hr_map_list_free_value(struct hr_map *map, void *value)
+{
+	struct list_own **p, *l;
+
+	if (map->list_off < 0)
+		return;
+	pthread_mutex_lock(&kptr_lock);
+	p = list_find((uint8_t *)value + map->list_off);
+	l = *p;
+	if (l)
+		*p = l->next;
+	pthread_mutex_unlock(&kptr_lock);
+	if (l)
+		list_free(l);
+	hr_map_value_zero((uint8_t *)value + map->list_off, 16);
+}
+
+void hr_map_lists_free(struct hr_map *map)
+{
+	struct list_own **p, *l, *gone = NULL;
+	unsigned int b;
+
+	if (map->list_off < 0)
+		return;
+	pthread_mutex_lock(&kptr_lock);
+	for (b = 0; b < KPTR_BUCKETS; b++) {
+		p = &list_table[b];
+		while ((l = *p)) {
+			if (l->map != map) {
+				p = &l->next;
+				continue;
+			}
+			*p = l->next;
+			l->next = gone;
+			gone = l;
+		}
+	}
+	pthread_mutex_unlock(&kptr_lock);
+	while ((l = gone)) {
+		gone = l->next;
+		list_free(l);
+	}
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Allocated objects (bpf_obj_new) and the __kptr fields of map values
+ * that own them: kernel/bpf/helpers.c's bpf_kptr_xchg and
+ * bpf_obj_free_fields / bpf_map_free_record of kernel/bpf/syscall.c.
+ */
+#ifndef HR_MAPS_MAP_KPTR_H
+#define HR_MAPS_MAP_KPTR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct hr_map;
+
+/* A zeroed object of @size bytes with one reference (NULL when out of
+ * memory), of a type with a struct bpf_refcount when @refcounted; the
+ * release of a reference, which frees it with its last
+ * (__bpf_obj_drop_impl); one more reference to a refcounted object
+ * (bpf_refcount_acquire's refcount_inc_not_zero), false for another. */
+void *hr_obj_alloc(uint32_t size, bool refcounted);
+void hr_obj_free(void *obj);
+bool hr_obj_acquire(void *obj);
+
+/*
+ * bpf_kptr_xchg on the kptr field @slot of a value of @map: the object
+ * (with its size in *@old_size) the field owned is returned, and @obj
+ * (of @size bytes, or NULL) is owned by the field instead, its address
+ * written there. What the field owns is kept apart from its bytes, which
+ * a program may overwrite: only an object put there is ever given back
+ * or freed.
+ */
+void *hr_map_kptr_xchg(struct hr_map *map, void *slot, void *obj, uint32_t size,
+		       uint32_t *old_size);
+
+/* bpf_obj_free_fields for the kptrs of @value of @map: the objects its
+ * fields own are freed and the fields zeroed. */
+void hr_map_kptr_free_value(struct hr_map *map, void *value);
+/* Every object a kptr field of @map owns is freed, as the map goes. */
+void hr_map_kptrs_free(struct hr_map *map);
+
+/* The size @obj was allocated with. */
+uint32_t hr_obj_size(void *obj);
+
+/*
+ * bpf_list_head (kernel/bpf/helpers.c's __bpf_list_add, __bpf_list_del):
+ * the run's reference to @obj goes to the list at @head of a value of
+ * @map, at its end when @back; -EINVAL (the reference dropped) when it is
+ * in a list already. hr_map_list_take gives the first (last when @back)
+ * object, or NULL, taking it off the list when @pop. As with kptrs, what
+ * a list holds is kept here by the head's address, apart from its bytes.
+ */
+int hr_map_list_push(struct hr_map *map, void *head, void *obj, bool back);
+void *hr_map_list_take(void *head, bool back, bool pop);
+/* bpf_list_head_free for @value of @map, and for every value as it goes. */
+void hr_map_list_free_value(struct hr_map *map, void *value);
+void hr_map_lists_free(struct hr_map *map);
+
+#endif /* HR_MAPS_MAP_KPTR_H */
