@@ -62,7 +62,7 @@ BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 PROG_OBJS := $(addprefix $(BUILD)/progs/,$(notdir $(PROG_SRCS:.bpf.c=.o)))
 BINS      := $(BUILD)/bin/headroom $(BUILD)/bin/headroom-conformance-plugin
 
-FORMAT_SRCS := $(shell find include src tests bench progs fuzz -name '*.[ch]' 2>/dev/null)
+FORMAT_SRCS := $(shell find include src tests bench progs fuzz scripts -name '*.[ch]' 2>/dev/null)
 
 .PHONY: all deps demo docs test bench report format check-format clean install uninstall shared fuzz fuzz-build fuzz-smoke
 .SUFFIXES:
@@ -136,11 +136,18 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(TEST_LIB_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# clang 14 leaves BTF type tags out: programs that name them through
+# progs/include/hr_kptr.h get them from this tool (scripts/btf_type_tags.c).
+BTF_TAGS_TOOL := $(BUILD)/scripts/btf-type-tags
+$(BTF_TAGS_TOOL): scripts/btf_type_tags.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -o $@ $< -lbpf -lelf
+
 define prog_rule
-$(BUILD)/progs/$(notdir $(1:.bpf.c=.o)): $(1) $$(wildcard progs/include/*.h)
+$(BUILD)/progs/$(notdir $(1:.bpf.c=.o)): $(1) $$(wildcard progs/include/*.h) $(if $(shell grep -l 'hr_kptr.h' $(1)),$(BTF_TAGS_TOOL))
 	@mkdir -p $$(dir $$@)
 	$$(CLANG) $$(BPF_CFLAGS) -c $$< -o $$@
-	$(if $(shell grep -l 'hr_kptr.h' $(1)),scripts/btf-type-tags.py $$@)
+	$(if $(shell grep -l 'hr_kptr.h' $(1)),$(BTF_TAGS_TOOL) $$@)
 endef
 $(foreach p,$(PROG_SRCS),$(eval $(call prog_rule,$(p))))
 

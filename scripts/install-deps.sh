@@ -8,7 +8,7 @@ set -e
 pkgs="clang llvm make gcc libbpf-dev libelf-dev libpcap-dev libxdp-dev \
 zlib1g-dev iproute2 libc6-dev-i386 clang-format help2man pkg-config \
 libclang-rt-14-dev libjson-c-dev libyaml-dev libwiretap-dev libwsutil-dev \
-libglib2.0-dev gnuplot-nox librte-bpf23"
+libglib2.0-dev gnuplot-nox librte-bpf23 python3"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
