@@ -4,8 +4,8 @@
  *
  *   obj_big  a struct of 4089 bytes, past what bpf_mem_alloc serves
  *            (the kernel's verifier refuses it too)
- *   obj_rb   a struct with a struct bpf_rb_node, which headroom does not
- *            model yet (the kernel takes it)
+ *   obj_wq   a struct with a struct bpf_wq, which headroom does not
+ *            model in an object yet (the kernel takes it)
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -16,13 +16,14 @@ struct big {
 	__u8 bytes[4089];
 };
 
-struct bpf_rb_node {
-	__u64 __opaque[4];
+/* include/uapi/linux/bpf.h's (6.10), absent from the 6.1 headers. */
+struct bpf_wq {
+	__u64 __opaque[2];
 } __attribute__((aligned(8)));
 
-struct rb_thing {
+struct wq_thing {
 	__u64 a;
-	struct bpf_rb_node node;
+	struct bpf_wq wq;
 };
 
 SEC("xdp")
@@ -37,9 +38,9 @@ int obj_big(struct xdp_md *ctx)
 }
 
 SEC("xdp")
-int obj_rb(struct xdp_md *ctx)
+int obj_wq(struct xdp_md *ctx)
 {
-	struct rb_thing *t = bpf_obj_new(typeof(*t));
+	struct wq_thing *t = bpf_obj_new(typeof(*t));
 
 	if (!t)
 		return XDP_DROP;

@@ -220,6 +220,12 @@ extern const struct hr_kfunc hr_kfunc_list_pop_front;
 extern const struct hr_kfunc hr_kfunc_list_pop_back;
 extern const struct hr_kfunc hr_kfunc_list_front;
 extern const struct hr_kfunc hr_kfunc_list_back;
+extern const struct hr_kfunc hr_kfunc_rbtree_add_impl;
+extern const struct hr_kfunc hr_kfunc_rbtree_first;
+extern const struct hr_kfunc hr_kfunc_rbtree_remove;
+extern const struct hr_kfunc hr_kfunc_rbtree_root;
+extern const struct hr_kfunc hr_kfunc_rbtree_left;
+extern const struct hr_kfunc hr_kfunc_rbtree_right;
 /* bpf_spin_unlock: the run's references to objects in lists go. */
 void hr_obj_unlocked(struct hr_run *run);
 extern const struct hr_helper hr_helper_kptr_xchg; /* 194 */

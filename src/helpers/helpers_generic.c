@@ -607,7 +607,7 @@ static uint64_t hr_spin_unlock_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 
 	if (!lock)
 		return 0;
-	if ((r1 & 3) || run->lock != lock) {
+	if ((r1 & 3) || run->lock != lock || run->in_rb_less) {
 		hr_run_abort(run, HR_ABORT_HELPER_ARG, r1);
 		return 0;
 	}

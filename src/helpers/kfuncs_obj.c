@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * Allocated objects: bpf_obj_new_impl, bpf_obj_drop_impl,
- * bpf_refcount_acquire_impl, bpf_kptr_xchg (helper 194) and the
+ * bpf_refcount_acquire_impl, bpf_kptr_xchg (helper 194), the
  * bpf_list_head kfuncs (bpf_list_push_front_impl, _back_impl,
- * bpf_list_pop_front, _back, bpf_list_front, _back) of
+ * bpf_list_pop_front, _back, bpf_list_front, _back) and the bpf_rb_root
+ * ones (bpf_rbtree_add_impl, _first, _remove, _root, _left, _right) of
  * kernel/bpf/helpers.c (Linux 6.18), over
  * headroom's own allocator and the kptr fields of maps/map_kptr.c.
  *
@@ -51,7 +52,22 @@
  * holds is kept apart from the head's bytes (maps/map_kptr.c) and
  * dropped when the element is overwritten or deleted and as the map
  * goes (bpf_list_head_free).
+ *
+ * A tree (bpf_rb_root, one a value, beside its lock as a list) is the
+ * same with a red-black tree of lib/rbtree.c's shape, so that
+ * bpf_rbtree_root, _left and _right see the kernel's. __bpf_rbtree_add
+ * walks down from the root calling the program's less(new, node), left
+ * when it answers true, else right (a new node goes right of equal
+ * ones); each call runs as bpf_loop's callback does, charged to the
+ * run's budget, with the two objects readable while it runs, and a run
+ * it stops frees the new node. Inside less() the graph kfuncs and
+ * bpf_spin_unlock end the run (the verifier refuses them there). A
+ * node already in a tree gives -EINVAL, its reference dropped. Remove
+ * takes a node the run reaches (a reference of its own or not) and
+ * gives it back as the run's, NULL when it is not in this tree; the
+ * run's references that are not its own to it go, as they do on a pop.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -277,6 +293,11 @@ void hr_obj_unlocked(struct hr_run *run)
 
 static uint64_t hold_nonown(struct hr_run *run, void *obj, uint32_t size)
 {
+	unsigned int i;
+
+	for (i = 0; i < run->nheld; i++)
+		if (run->held[i].drop == nonown && run->held[i].obj == obj)
+			return (uintptr_t)obj;
 	if (run->nheld >= HR_MAX_HELD_RECORDS)
 		return 0;
 	run->held[run->nheld++] = (struct hr_held_rec){
@@ -288,20 +309,40 @@ static uint64_t hold_nonown(struct hr_run *run, void *obj, uint32_t size)
 	return (uintptr_t)obj;
 }
 
-/* The map whose value's bpf_list_head is at @addr, with that value's
- * lock held by the run; NULL after stopping the run (the verifier's
- * "bpf_spin_lock at off=N must be held for bpf_list_head"). */
-static struct hr_map *list_head(struct hr_run *run, uint64_t addr)
+/* The run's references that are not its own to @obj let go of: it left
+ * its list or tree, and the run may come to free it. */
+static void forget_nonown(struct hr_run *run, void *obj)
+{
+	unsigned int i = 0;
+
+	while (i < run->nheld)
+		if (run->held[i].drop == nonown && run->held[i].obj == obj)
+			unhold(run, &run->held[i]);
+		else
+			i++;
+}
+
+/* The map whose value's bpf_list_head (bpf_rb_root when @rb) is at
+ * @addr, with that value's lock held by the run; NULL after stopping the
+ * run (the verifier's "bpf_spin_lock at off=N must be held for
+ * bpf_list_head"; no graph kfunc inside an rbtree's less()). */
+static struct hr_map *graph_root(struct hr_run *run, uint64_t addr, bool rb)
 {
 	uint8_t *value;
 	struct hr_map *map = field_value(run, addr, 16, &value);
 
-	if (map && map->list_off >= 0 &&
+	if (map && map->list_off >= 0 && map->list_rb == rb &&
+	    !run->in_rb_less &&
 	    (uint8_t *)(uintptr_t)addr == value + map->list_off &&
 	    run->lock == (uint32_t *)(value + map->list_lock_off))
 		return map;
 	hr_run_abort(run, HR_ABORT_HELPER_ARG, addr);
 	return NULL;
+}
+
+static struct hr_map *list_head(struct hr_run *run, uint64_t addr)
+{
+	return graph_root(run, addr, false);
 }
 
 static uint64_t list_push(struct hr_run *run, uint64_t head, uint64_t node,
@@ -363,6 +404,8 @@ static uint64_t list_take(struct hr_run *run, uint64_t head, bool back,
 	obj = hr_map_list_take((void *)(uintptr_t)head, back, pop);
 	if (!obj)
 		return 0;
+	if (pop)
+		forget_nonown(run, obj);
 	p = pop ? hold(run, obj, hr_obj_size(obj)) :
 		  hold_nonown(run, obj, hr_obj_size(obj));
 	return p ? p + (uint64_t)map->list_node_off : 0;
@@ -401,3 +444,190 @@ static uint64_t list_back(uint64_t head, uint64_t r2, uint64_t r3, uint64_t r4,
 }
 
 HR_KFUNC(list_back, list_back);
+
+/* ---- bpf_rb_root ---- */
+
+/* A less() argument: an object the callback may read while it runs. */
+static void less_arg(void *obj)
+{
+}
+
+/* The program's less(@a, @b) on two objects' nodes, run as bpf_loop runs
+ * its callback (one frame deeper, charged to the run's budget). */
+static bool rb_less(struct hr_run *run, uint32_t pc, void *a, void *b,
+		    int node_off)
+{
+	uint64_t args[5] = { (uintptr_t)a + node_off, (uintptr_t)b + node_off };
+	void *objs[2] = { a, b };
+	unsigned int i;
+	uint64_t ret;
+
+	for (i = 0; i < 2 && run->nheld < HR_MAX_HELD_RECORDS; i++)
+		run->held[run->nheld++] = (struct hr_held_rec){
+			.start = (uintptr_t)objs[i],
+			.end = (uintptr_t)objs[i] + hr_obj_size(objs[i]),
+			.drop = less_arg,
+			.obj = objs[i],
+		};
+	if (!hr_run_charge_callback(run, pc))
+		return false;
+	run->in_rb_less++;
+	ret = run->callback(run, pc, args);
+	run->in_rb_less--;
+	i = 0;
+	while (i < run->nheld)
+		if (run->held[i].drop == less_arg)
+			unhold(run, &run->held[i]);
+		else
+			i++;
+	return ret != 0;
+}
+
+/* int bpf_rbtree_add_impl(struct bpf_rb_root *root, struct bpf_rb_node
+ *	*node, bool (less)(struct bpf_rb_node *a, const struct bpf_rb_node *b),
+ *	void *meta__ign, u64 off) */
+static uint64_t rbtree_add_impl(uint64_t root, uint64_t node, uint64_t less,
+				uint64_t meta, uint64_t off, struct hr_run *run)
+{
+	struct hr_map *map = graph_root(run, root, true);
+	void *rootp = (void *)(uintptr_t)root, *obj, *parent = NULL, *cur;
+	struct hr_held_rec *h;
+	bool right = false;
+	int ret;
+
+	if (!map)
+		return 0;
+	h = held(run, node - (uint64_t)map->list_node_off);
+	if (!h || !run->callback || less >= run->vm->cnt) {
+		hr_run_abort(run, HR_ABORT_HELPER_ARG, h ? less : node);
+		return 0;
+	}
+	obj = h->obj;
+	unhold(run, h);
+	/* __bpf_rbtree_add: a node in a tree already is not added again,
+	 * and the reference passed is dropped. */
+	if (!hr_obj_claim(obj)) {
+		hr_obj_free(obj);
+		return (uint64_t)(int64_t)-EINVAL;
+	}
+	/* The walk down: left of each node the new one is less than, else
+	 * right, so that it goes right of equal ones. */
+	cur = hr_map_rb_root(rootp);
+	while (cur) {
+		parent = cur;
+		right = !rb_less(run, (uint32_t)less, obj, cur,
+				 map->list_node_off);
+		if (run->abort) {
+			hr_obj_unclaim(obj);
+			hr_obj_free(obj);
+			return 0;
+		}
+		cur = hr_obj_rb_child(cur, right);
+	}
+	ret = hr_map_rb_link(map, rootp, obj, parent, right);
+	if (!ret)
+		hold_nonown(run, obj, hr_obj_size(obj));
+	return (uint64_t)(int64_t)ret;
+}
+
+HR_KFUNC(rbtree_add_impl, rbtree_add_impl);
+
+/* @obj's node as a reference that is not the run's own, or NULL. */
+static uint64_t rb_ref(struct hr_run *run, struct hr_map *map, void *obj)
+{
+	uint64_t p = obj ? hold_nonown(run, obj, hr_obj_size(obj)) : 0;
+
+	return p ? p + (uint64_t)map->list_node_off : 0;
+}
+
+/* struct bpf_rb_node *bpf_rbtree_first(struct bpf_rb_root *root) */
+static uint64_t rbtree_first(uint64_t root, uint64_t r2, uint64_t r3,
+			     uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	struct hr_map *map = graph_root(run, root, true);
+
+	return map ? rb_ref(run, map,
+			    hr_map_rb_first((void *)(uintptr_t)root)) :
+		     0;
+}
+
+HR_KFUNC(rbtree_first, rbtree_first);
+
+/* struct bpf_rb_node *bpf_rbtree_root(struct bpf_rb_root *root) */
+static uint64_t rbtree_root(uint64_t root, uint64_t r2, uint64_t r3,
+			    uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	struct hr_map *map = graph_root(run, root, true);
+
+	return map ? rb_ref(run, map, hr_map_rb_root((void *)(uintptr_t)root)) :
+		     0;
+}
+
+HR_KFUNC(rbtree_root, rbtree_root);
+
+/* The object whose node the run reaches at @node (its own or not), or
+ * NULL after stopping the run. */
+static void *rb_node_obj(struct hr_run *run, struct hr_map *map, uint64_t node)
+{
+	uint64_t start = node - (uint64_t)map->list_node_off;
+	unsigned int i;
+
+	for (i = 0; i < run->nheld; i++)
+		if ((run->held[i].drop == hr_obj_free ||
+		     run->held[i].drop == nonown) &&
+		    run->held[i].start == start)
+			return run->held[i].obj;
+	hr_run_abort(run, HR_ABORT_HELPER_ARG, node);
+	return NULL;
+}
+
+/* bpf_rbtree_left, _right: @node's child when @node is in @root's tree. */
+static uint64_t rb_child_of(struct hr_run *run, uint64_t root, uint64_t node,
+			    bool right)
+{
+	struct hr_map *map = graph_root(run, root, true);
+	void *obj = map ? rb_node_obj(run, map, node) : NULL;
+
+	if (!obj || hr_obj_owner(obj) != (void *)(uintptr_t)root)
+		return 0;
+	return rb_ref(run, map, hr_obj_rb_child(obj, right));
+}
+
+/* struct bpf_rb_node *bpf_rbtree_left(struct bpf_rb_root *root,
+ *	struct bpf_rb_node *node) */
+static uint64_t rbtree_left(uint64_t root, uint64_t node, uint64_t r3,
+			    uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	return rb_child_of(run, root, node, false);
+}
+
+HR_KFUNC(rbtree_left, rbtree_left);
+
+static uint64_t rbtree_right(uint64_t root, uint64_t node, uint64_t r3,
+			     uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	return rb_child_of(run, root, node, true);
+}
+
+HR_KFUNC(rbtree_right, rbtree_right);
+
+/* struct bpf_rb_node *bpf_rbtree_remove(struct bpf_rb_root *root,
+ *	struct bpf_rb_node *node): the object the run's own again, NULL when
+ *	it is not in @root's tree. */
+static uint64_t rbtree_remove(uint64_t root, uint64_t node, uint64_t r3,
+			      uint64_t r4, uint64_t r5, struct hr_run *run)
+{
+	struct hr_map *map = graph_root(run, root, true);
+	void *obj = map ? rb_node_obj(run, map, node) : NULL;
+	uint64_t p;
+
+	if (!obj || !hr_map_rb_remove((void *)(uintptr_t)root, obj))
+		return 0;
+	/* The tree's reference is the run's now (dropped, NULL returned,
+	 * when the run holds all it can). */
+	forget_nonown(run, obj);
+	p = hold(run, obj, hr_obj_size(obj));
+	return p ? p + (uint64_t)map->list_node_off : 0;
+}
+
+HR_KFUNC(rbtree_remove, rbtree_remove);

@@ -29,7 +29,7 @@
 #define WHY_NETNS \
 	"it reads the network namespace cookie, which headroom has no namespaces to give"
 #define WHY_GRAPH \
-	"not implemented yet: of allocated objects headroom models bpf_obj_new, bpf_obj_drop, bpf_kptr_xchg, bpf_refcount_acquire and lists in map values alone (no rbtrees or per-CPU objects)"
+	"not implemented yet: of allocated objects headroom models bpf_obj_new, bpf_obj_drop, bpf_kptr_xchg, bpf_refcount_acquire and lists and rbtrees in map values alone (no per-CPU objects)"
 #define WHY_TODO "not implemented yet"
 
 #endif /* HR_HELPERS_OFFER_WHY_H */

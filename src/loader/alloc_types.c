@@ -34,8 +34,9 @@
 /* The special structs of btf_get_field_type (kernel/bpf/btf.c) a local
  * object may hold that headroom does not model. */
 static const char *const unmodelled_structs[] = {
-	"bpf_list_head", "bpf_rb_root", "bpf_rb_node",
-	"bpf_timer",	 "bpf_wq",	"bpf_task_work",
+	"bpf_timer",
+	"bpf_wq",
+	"bpf_task_work",
 };
 
 /* The type tags of a kptr field (btf_find_kptr). */
@@ -147,7 +148,8 @@ static bool alloc_kfunc(const struct hr_kfunc *k)
 	return k && (!strcmp(k->name, "bpf_obj_new_impl") ||
 		     !strcmp(k->name, "bpf_obj_drop_impl") ||
 		     !strcmp(k->name, "bpf_refcount_acquire_impl") ||
-		     !strncmp(k->name, "bpf_list_", 9));
+		     !strncmp(k->name, "bpf_list_", 9) ||
+		     !strncmp(k->name, "bpf_rbtree_", 11));
 }
 
 /* The constant r1 takes just before the call at @pc, when the few
@@ -297,6 +299,7 @@ void hr_ld_map_lists(struct hr_loader *ld, struct hr_map *map)
 	uint32_t key_id = 0, value_id = 0;
 	const struct btf_type *t;
 	int head = -1, lock = -1, node = -1;
+	bool rb = false;
 	uint16_t i;
 
 	if (!ld->btf || !hr_map_timer_type_ok(map->attr.type) ||
@@ -313,13 +316,17 @@ void hr_ld_map_lists(struct hr_loader *ld, struct hr_map *map)
 
 		if (!strcmp(name, "bpf_spin_lock"))
 			lock = off;
-		if (!strcmp(name, "bpf_list_head") && head < 0 &&
-		    !contains(ld->btf, value_id, i, &node))
+		if ((!strcmp(name, "bpf_list_head") ||
+		     !strcmp(name, "bpf_rb_root")) &&
+		    head < 0 && !contains(ld->btf, value_id, i, &node)) {
 			head = off;
+			rb = !strcmp(name, "bpf_rb_root");
+		}
 	}
 	if (head < 0 || lock < 0)
 		return;
 	map->list_off = head;
 	map->list_lock_off = lock;
 	map->list_node_off = node;
+	map->list_rb = rb;
 }

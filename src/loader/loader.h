@@ -154,8 +154,8 @@ void hr_ld_vmlinux_btf_use(struct hr_loader *ld, const struct hr_prog *prog);
  * (hr_object.local_types), and the refusal of an allocation of a struct
  * headroom does not model; 0 or -errno. */
 int hr_ld_alloc_types(struct hr_loader *ld, const struct hr_prog *prog);
-/* The first struct bpf_list_head of @map's values with its __contains
- * tag, and their bpf_spin_lock (hr_map.list_off ...). */
+/* The first struct bpf_list_head or bpf_rb_root of @map's values with
+ * its __contains tag, and their bpf_spin_lock (hr_map.list_off ...). */
 void hr_ld_map_lists(struct hr_loader *ld, struct hr_map *map);
 
 /* object_maps.c: creates every map of the object (legacy, BTF, global data). */

@@ -173,8 +173,11 @@ struct hr_map {
 	unsigned int nkptrs;
 	/* The value's struct bpf_list_head, the bpf_spin_lock guarding it
 	 * and the offset of the bpf_list_node in the objects it holds
-	 * (its __contains tag), set by the loader; list_off -1: none. */
+	 * (its __contains tag), set by the loader; list_off -1: none. With
+	 * @list_rb it is a struct bpf_rb_root and its objects' bpf_rb_node
+	 * (one or the other a value). */
 	int list_off, list_lock_off, list_node_off;
+	bool list_rb;
 	/* The value's initialised bpf_timers and bpf_wqs and their thread,
 	 * made on the first bpf_timer_init or bpf_wq_init (map_timer.c);
 	 * NULL before. */

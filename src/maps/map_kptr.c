@@ -5,7 +5,11 @@
  * bpf_mem_alloc, __bpf_obj_drop_impl, bpf_kptr_xchg) and the field
  * release of kernel/bpf/syscall.c (bpf_obj_free_fields: a kptr field's
  * object is dropped when its element is overwritten or deleted and when
- * the map is freed).
+ * the map is freed), and the lists and red-black trees of objects a map
+ * value's bpf_list_head and bpf_rb_root hold (bpf_list_head_free,
+ * bpf_rb_root_free; the tree's balancing is lib/rbtree.c's __rb_insert,
+ * __rb_erase_augmented and ____rb_erase_color, so that its shape is the
+ * kernel's).
  *
  * The kernel's verifier lets a program change a kptr field only through
  * bpf_kptr_xchg; headroom's map values are plain memory a program may
@@ -47,9 +51,12 @@ struct obj_head {
 	uint32_t flags;
 	uint32_t size;
 	uint32_t pad;
-	/* The list head whose list holds it (its bpf_list_node's owner),
-	 * or NULL. */
+	/* The list head or rbtree root that holds it (its bpf_list_node's
+	 * or bpf_rb_node's owner), or NULL. */
 	void *list;
+	/* In an rbtree: its children and parent (objects), its colour. */
+	void *rb_left, *rb_right, *rb_parent;
+	uint64_t rb_red;
 	uint64_t pad2; /* the object 16-aligned, as kmalloc's */
 };
 
@@ -214,6 +221,8 @@ struct list_own {
 	const struct hr_map *map;
 	void **objs;
 	uint32_t n, cap;
+	/* An rbtree's root object (its objs unused). */
+	void *root;
 };
 
 static struct list_own *list_table[KPTR_BUCKETS];
@@ -301,11 +310,15 @@ void *hr_map_list_take(void *head, bool back, bool pop)
 	return obj;
 }
 
-/* bpf_list_head_free: every object of @l dropped, and @l freed. */
+static void rb_free(void *obj);
+
+/* bpf_list_head_free, bpf_rb_root_free: every object of @l dropped, and
+ * @l freed. */
 static void list_free(struct list_own *l)
 {
 	uint32_t i;
 
+	rb_free(l->root);
 	for (i = 0; i < l->n; i++) {
 		head_of(l->objs[i])->list = NULL;
 		hr_obj_free(l->objs[i]);
@@ -356,4 +369,293 @@ void hr_map_lists_free(struct hr_map *map)
 		gone = l->next;
 		list_free(l);
 	}
+}
+
+/* ---- bpf_rb_root: a red-black tree of objects, as lib/rbtree.c ---- */
+
+static void *rb_parent(void *o)
+{
+	return head_of(o)->rb_parent;
+}
+
+static void **rb_child(void *o, bool right)
+{
+	return right ? &head_of(o)->rb_right : &head_of(o)->rb_left;
+}
+
+static bool rb_is_red(void *o)
+{
+	return o && head_of(o)->rb_red;
+}
+
+/* @old's parent (or the root) made to point to @new. */
+static void rb_change_child(struct list_own *t, void *old, void *new,
+			    void *parent)
+{
+	if (!parent)
+		t->root = new;
+	else if (head_of(parent)->rb_left == old)
+		head_of(parent)->rb_left = new;
+	else
+		head_of(parent)->rb_right = new;
+}
+
+/* @x rotated down to the left (@right false) or right side. */
+static void rb_rotate(struct list_own *t, void *x, bool right)
+{
+	void *y = *rb_child(x, !right);
+	void *c = *rb_child(y, right);
+
+	*rb_child(x, !right) = c;
+	if (c)
+		head_of(c)->rb_parent = x;
+	head_of(y)->rb_parent = rb_parent(x);
+	rb_change_child(t, x, y, rb_parent(x));
+	*rb_child(y, right) = x;
+	head_of(x)->rb_parent = y;
+}
+
+/* __rb_insert: @node, red, linked as a leaf, the colours mended. */
+static void rb_insert_color(struct list_own *t, void *node)
+{
+	void *parent, *gparent, *uncle;
+	bool right;
+
+	for (;;) {
+		parent = rb_parent(node);
+		if (!parent) {
+			head_of(node)->rb_red = 0;
+			return;
+		}
+		if (!rb_is_red(parent))
+			return;
+		gparent = rb_parent(parent);
+		right = head_of(gparent)->rb_right == parent;
+		uncle = *rb_child(gparent, !right);
+		if (rb_is_red(uncle)) {
+			head_of(parent)->rb_red = 0;
+			head_of(uncle)->rb_red = 0;
+			head_of(gparent)->rb_red = 1;
+			node = gparent;
+			continue;
+		}
+		if (node == *rb_child(parent, !right)) {
+			rb_rotate(t, parent, right);
+			parent = node;
+		}
+		rb_rotate(t, gparent, !right);
+		head_of(parent)->rb_red = 0;
+		head_of(gparent)->rb_red = 1;
+		return;
+	}
+}
+
+/* ____rb_erase_color: a black taken from below @parent, on the side of
+ * @node (NULL or black). */
+static void rb_erase_color(struct list_own *t, void *node, void *parent)
+{
+	void *sib;
+	bool right;
+
+	while (parent) {
+		/* As lib/rbtree.c: node is the left one unless it is the
+		 * right child (a NULL node on the left side has a sibling). */
+		right = head_of(parent)->rb_right == node;
+		sib = *rb_child(parent, !right);
+		if (rb_is_red(sib)) {
+			rb_rotate(t, parent, right);
+			head_of(sib)->rb_red = 0;
+			head_of(parent)->rb_red = 1;
+			sib = *rb_child(parent, !right);
+		}
+		if (!rb_is_red(*rb_child(sib, !right))) {
+			if (!rb_is_red(*rb_child(sib, right))) {
+				head_of(sib)->rb_red = 1;
+				if (rb_is_red(parent)) {
+					head_of(parent)->rb_red = 0;
+					return;
+				}
+				node = parent;
+				parent = rb_parent(node);
+				continue;
+			}
+			rb_rotate(t, sib, !right);
+			sib = *rb_child(parent, !right);
+		}
+		rb_rotate(t, parent, right);
+		head_of(sib)->rb_red = head_of(parent)->rb_red;
+		head_of(parent)->rb_red = 0;
+		head_of(*rb_child(sib, !right))->rb_red = 0;
+		return;
+	}
+}
+
+/* __rb_erase_augmented: @node out of @t, the colours mended. */
+static void rb_erase(struct list_own *t, void *node)
+{
+	struct obj_head *n = head_of(node);
+	void *child = n->rb_right, *tmp = n->rb_left, *parent, *rebalance;
+	void *succ, *child2;
+
+	if (!tmp) {
+		parent = n->rb_parent;
+		rb_change_child(t, node, child, parent);
+		if (child) {
+			head_of(child)->rb_parent = parent;
+			head_of(child)->rb_red = n->rb_red;
+			rebalance = NULL;
+		} else {
+			rebalance = n->rb_red ? NULL : parent;
+		}
+	} else if (!child) {
+		parent = n->rb_parent;
+		head_of(tmp)->rb_parent = parent;
+		head_of(tmp)->rb_red = n->rb_red;
+		rb_change_child(t, node, tmp, parent);
+		rebalance = NULL;
+	} else {
+		succ = child;
+		tmp = head_of(child)->rb_left;
+		if (!tmp) {
+			parent = succ;
+			child2 = head_of(succ)->rb_right;
+		} else {
+			do {
+				parent = succ;
+				succ = tmp;
+				tmp = head_of(tmp)->rb_left;
+			} while (tmp);
+			child2 = head_of(succ)->rb_right;
+			head_of(parent)->rb_left = child2;
+			head_of(succ)->rb_right = child;
+			head_of(child)->rb_parent = succ;
+		}
+		tmp = n->rb_left;
+		head_of(succ)->rb_left = tmp;
+		head_of(tmp)->rb_parent = succ;
+		rb_change_child(t, node, succ, n->rb_parent);
+		if (child2) {
+			head_of(child2)->rb_parent = parent;
+			head_of(child2)->rb_red = 0;
+			rebalance = NULL;
+		} else {
+			rebalance = head_of(succ)->rb_red ? NULL : parent;
+		}
+		head_of(succ)->rb_parent = n->rb_parent;
+		head_of(succ)->rb_red = n->rb_red;
+	}
+	if (rebalance)
+		rb_erase_color(t, NULL, rebalance);
+	n->rb_left = n->rb_right = n->rb_parent = NULL;
+	n->rb_red = 0;
+}
+
+/* Every object of the subtree at @obj dropped (the depth a left walk
+ * recurses to is the tree's, which red-black keeps logarithmic). */
+static void rb_free(void *obj)
+{
+	struct obj_head *h;
+	void *right;
+
+	while (obj) {
+		h = head_of(obj);
+		right = h->rb_right;
+		rb_free(h->rb_left);
+		h->list = NULL;
+		h->rb_left = h->rb_right = h->rb_parent = NULL;
+		hr_obj_free(obj);
+		obj = right;
+	}
+}
+
+void *hr_map_rb_root(void *root)
+{
+	struct list_own *l;
+
+	pthread_mutex_lock(&kptr_lock);
+	l = *list_find(root);
+	pthread_mutex_unlock(&kptr_lock);
+	return l ? l->root : NULL;
+}
+
+void *hr_obj_rb_child(void *obj, bool right)
+{
+	return *rb_child(obj, right);
+}
+
+void *hr_obj_owner(void *obj)
+{
+	return __atomic_load_n(&head_of(obj)->list, __ATOMIC_ACQUIRE);
+}
+
+bool hr_obj_claim(void *obj)
+{
+	void *none = NULL;
+
+	return __atomic_compare_exchange_n(&head_of(obj)->list, &none,
+					   (void *)HR_OBJ_CLAIMED, false,
+					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+void hr_obj_unclaim(void *obj)
+{
+	__atomic_store_n(&head_of(obj)->list, NULL, __ATOMIC_RELEASE);
+}
+
+int hr_map_rb_link(struct hr_map *map, void *root, void *obj, void *parent,
+		   bool right)
+{
+	struct obj_head *h = head_of(obj);
+	struct list_own **p, *l;
+
+	pthread_mutex_lock(&kptr_lock);
+	p = list_find(root);
+	l = *p;
+	if (!l) {
+		l = calloc(1, sizeof(*l));
+		if (!l) {
+			pthread_mutex_unlock(&kptr_lock);
+			h->list = NULL;
+			hr_obj_free(obj);
+			return -ENOMEM;
+		}
+		l->slot = root;
+		l->map = map;
+		*p = l;
+	}
+	h->rb_parent = parent;
+	h->rb_left = h->rb_right = NULL;
+	h->rb_red = 1;
+	if (parent)
+		*rb_child(parent, right) = obj;
+	else
+		l->root = obj;
+	rb_insert_color(l, obj);
+	__atomic_store_n(&h->list, root, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&kptr_lock);
+	return 0;
+}
+
+void *hr_map_rb_first(void *root)
+{
+	void *o = hr_map_rb_root(root);
+
+	while (o && head_of(o)->rb_left)
+		o = head_of(o)->rb_left;
+	return o;
+}
+
+bool hr_map_rb_remove(void *root, void *obj)
+{
+	struct list_own *l;
+
+	if (hr_obj_owner(obj) != root)
+		return false;
+	pthread_mutex_lock(&kptr_lock);
+	l = *list_find(root);
+	if (l)
+		rb_erase(l, obj);
+	head_of(obj)->list = NULL;
+	pthread_mutex_unlock(&kptr_lock);
+	return l != NULL;
 }

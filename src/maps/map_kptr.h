@@ -55,4 +55,29 @@ void *hr_map_list_take(void *head, bool back, bool pop);
 void hr_map_list_free_value(struct hr_map *map, void *value);
 void hr_map_lists_free(struct hr_map *map);
 
+/*
+ * bpf_rb_root (kernel/bpf/helpers.c's __bpf_rbtree_add, bpf_rbtree_remove
+ * over lib/rbtree.c): a red-black tree of objects kept by the root's
+ * address, each object's links and owner before it, out of the program's
+ * reach. hr_obj_owner is the list head or root holding @obj (NULL, or
+ * HR_OBJ_CLAIMED while an add walks the tree for it); hr_obj_claim sets
+ * it from NULL (false when it was not: the node is in a tree already),
+ * hr_obj_unclaim back. The add's walk (the program's less()) is the
+ * caller's: hr_map_rb_link links the claimed @obj as @parent's child
+ * (right when @right; the root when @parent is NULL) and rebalances as
+ * rb_insert_color; -ENOMEM, @obj dropped, when there is nowhere to keep
+ * the tree. hr_map_rb_remove takes @obj out of @root's tree, false when
+ * it is not there. The caller holds the value's lock throughout.
+ */
+#define HR_OBJ_CLAIMED 1UL
+void *hr_obj_owner(void *obj);
+bool hr_obj_claim(void *obj);
+void hr_obj_unclaim(void *obj);
+void *hr_map_rb_root(void *root);
+void *hr_obj_rb_child(void *obj, bool right);
+void *hr_map_rb_first(void *root);
+int hr_map_rb_link(struct hr_map *map, void *root, void *obj, void *parent,
+		   bool right);
+bool hr_map_rb_remove(void *root, void *obj);
+
 #endif /* HR_MAPS_MAP_KPTR_H */

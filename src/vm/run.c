@@ -58,6 +58,7 @@ void hr_run_init(struct hr_run *run, const struct hr_vm_prog *vm, void *ctx)
 	run->abort_addr = 0;
 	run->unwind = false;
 	run->in_callback = 0;
+	run->in_rb_less = 0;
 	run->priv = NULL;
 	run->rx_hints = NULL;
 	run->rx_hints_ok = 0;

@@ -179,6 +179,9 @@ struct hr_run {
 	/* Callbacks (hr_interp_callback) running now, nested: what the
 	 * verifier refuses inside one (bpf_throw) ends the run there. */
 	uint8_t in_callback;
+	/* A bpf_rbtree_add's less() running now: the verifier refuses the
+	 * graph kfuncs and bpf_spin_unlock inside it, which end the run. */
+	uint8_t in_rb_less;
 	/* The program type's state (xdp_buff, skb ...), for helpers. */
 	void *priv;
 	/* XDP: the packet's RX hints when its device gives them in the

@@ -423,8 +423,8 @@ static void refused(void)
 	} cases[] = {
 		{ "obj_big", "bpf_obj_new type size (4089) is more than the "
 			     "allocator serves" },
-		{ "obj_rb", "not implemented yet: bpf_obj_new of struct "
-			    "rb_thing, whose bpf_rb_node field" },
+		{ "obj_wq", "not implemented yet: bpf_obj_new of struct "
+			    "wq_thing, whose bpf_wq field" },
 	};
 	char path[512], err[512];
 	size_t i;
