@@ -27,6 +27,16 @@
  *                   reference its push left
  *   list_forged     the list head's bytes written by hand, then a pop:
  *                   the element pushed before, not the forgery
+ *   rb_no_lock      bpf_rbtree_add without the value's lock
+ *   rb_unlocked     a node read after bpf_spin_unlock, through the
+ *                   reference its add left
+ *   rb_other_tree   a node of tree 0 (got under its lock) removed from
+ *                   tree 1 under tree 1's lock: the reference is gone
+ *   rb_not_in_tree  a node removed twice: the second gives NULL, as the
+ *                   kernel's bpf_rbtree_remove for a node out of the tree
+ *   rb_less_loops   an add whose less() never returns
+ *   rb_less_oob     an add whose less() reads past its node
+ *   rb_less_unlock  an add whose less() calls bpf_spin_unlock
  *
  * The offset past the end comes from the packet (byte 14), so that the
  * compiler keeps the access; test_obj sends 24, the struct's size.
@@ -35,6 +45,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "hr_list.h"
+#include "hr_rbtree.h"
 
 struct thing {
 	__u64 a;
@@ -310,6 +321,167 @@ int list_forged(struct xdp_md *ctx)
 	}
 	bpf_obj_drop(e);
 	return XDP_PASS;
+}
+
+static struct rval *rval(__u32 k)
+{
+	return bpf_map_lookup_elem(&trees, &k);
+}
+
+/* A new node of key @key, or NULL. */
+static struct rnode *rnew(__u64 key)
+{
+	struct rnode *e = bpf_obj_new(typeof(*e));
+
+	if (e)
+		e->key = key;
+	return e;
+}
+
+SEC("xdp")
+int rb_no_lock(struct xdp_md *ctx)
+{
+	struct rval *v = rval(0);
+	struct rnode *e;
+
+	if (!v)
+		return XDP_DROP;
+	e = rnew(1);
+	if (!e)
+		return XDP_DROP;
+	bpf_rbtree_add(&v->root, &e->node, rnode_less);
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int rb_unlocked(struct xdp_md *ctx)
+{
+	struct rval *v = rval(0);
+	struct rnode *e;
+
+	if (!v)
+		return XDP_DROP;
+	e = rnew(3);
+	if (!e)
+		return XDP_DROP;
+	bpf_spin_lock(&v->lock);
+	bpf_rbtree_add(&v->root, &e->node, rnode_less);
+	bpf_spin_unlock(&v->lock);
+	return ((volatile struct rnode *)e)->key == 3 ? XDP_TX : XDP_PASS;
+}
+
+SEC("xdp")
+int rb_other_tree(struct xdp_md *ctx)
+{
+	struct rval *v = rval(0), *w = rval(1);
+	struct bpf_rb_node *n;
+	struct rnode *e;
+
+	if (!v || !w)
+		return XDP_DROP;
+	e = rnew(4);
+	if (!e)
+		return XDP_DROP;
+	bpf_spin_lock(&v->lock);
+	bpf_rbtree_add(&v->root, &e->node, rnode_less);
+	n = bpf_rbtree_first(&v->root);
+	bpf_spin_unlock(&v->lock);
+	bpf_spin_lock(&w->lock);
+	n = n ? bpf_rbtree_remove(&w->root, n) : NULL;
+	bpf_spin_unlock(&w->lock);
+	if (n)
+		bpf_obj_drop(hr_rb_entry(n));
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int rb_not_in_tree(struct xdp_md *ctx)
+{
+	struct rval *v = rval(0);
+	struct bpf_rb_node *n, *m = NULL;
+	struct rnode *e;
+
+	if (!v)
+		return XDP_DROP;
+	e = rnew(5);
+	if (!e)
+		return XDP_DROP;
+	bpf_spin_lock(&v->lock);
+	bpf_rbtree_add(&v->root, &e->node, rnode_less);
+	n = bpf_rbtree_first(&v->root);
+	if (n)
+		n = bpf_rbtree_remove(&v->root, n);
+	if (n)
+		m = bpf_rbtree_remove(&v->root, n);
+	bpf_spin_unlock(&v->lock);
+	if (n)
+		bpf_obj_drop(hr_rb_entry(n));
+	return m ? XDP_TX : XDP_PASS;
+}
+
+static bool loop_less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	volatile int stop = 0;
+
+	while (!stop)
+		;
+	return true;
+}
+
+static bool oob_less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	return *(volatile __u64 *)((void *)a + 4096) != 0;
+}
+
+static bool unlock_less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	struct rval *v = rval(0);
+
+	if (v)
+		bpf_spin_unlock(&v->lock);
+	return true;
+}
+
+/* Two nodes added with @less (the second calls it) to tree 1. */
+static __always_inline int add_two(bool (*less)(struct bpf_rb_node *,
+						const struct bpf_rb_node *))
+{
+	struct rval *v = rval(1);
+	struct rnode *e, *f;
+
+	if (!v)
+		return XDP_DROP;
+	e = rnew(1);
+	if (!e)
+		return XDP_DROP;
+	f = rnew(2);
+	if (!f) {
+		bpf_obj_drop(e);
+		return XDP_DROP;
+	}
+	bpf_spin_lock(&v->lock);
+	bpf_rbtree_add(&v->root, &e->node, less);
+	bpf_rbtree_add(&v->root, &f->node, less);
+	bpf_spin_unlock(&v->lock);
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int rb_less_loops(struct xdp_md *ctx)
+{
+	return add_two(loop_less);
+}
+
+SEC("xdp")
+int rb_less_oob(struct xdp_md *ctx)
+{
+	return add_two(oob_less);
+}
+
+SEC("xdp")
+int rb_less_unlock(struct xdp_md *ctx)
+{
+	return add_two(unlock_less);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -19,6 +19,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "forged_runs.h"
 #include "harness.h"
 #include "headroom/headroom.h"
 #include "oracle.h"
@@ -39,8 +40,6 @@ struct obj_rec {
 	uint64_t sum, x, y;
 } __attribute__((packed));
 
-static const int engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT,
-			       HR_ENGINE_JIT_CHECKED };
 static const char *const engine_names[] = { "interp", "jit", "jit-checked" };
 
 static uint8_t pkt[14 + sizeof(struct obj_rec) + 8];
@@ -341,22 +340,7 @@ static void cases(struct oracle *o, bool kernel, size_t e)
 	ref_one(o, kernel, engine_names[e]);
 }
 
-/* oracle_main_engines' interpreter, then its JIT and the checked JIT. */
-static void compared(struct oracle *o, bool kernel)
-{
-	static size_t calls;
-
-	cases(o, kernel, calls);
-	if (calls++ == 1) {
-		oracle_set_engine(o, HR_ENGINE_JIT_CHECKED);
-		cases(o, kernel, 2);
-	}
-}
-
-static const struct {
-	const char *prog;
-	int abort;
-} forged[] = {
+static const struct t_forged forged[] = {
 	{ "obj_past", HR_ABORT_OOB_LOAD },
 	{ "obj_past_store", HR_ABORT_OOB_STORE },
 	{ "obj_uaf", HR_ABORT_OOB_LOAD },
@@ -379,40 +363,10 @@ static const struct {
  * run's state gone), under every engine. */
 static void misuse(void)
 {
-	HR_OPTS(hr_object_open_opts, oo);
-	struct hr_object *obj = NULL;
-	uint8_t in[64] = { 0 }, out[64];
-	char path[512];
-	size_t e, i;
-	int n;
+	uint8_t in[64] = { 0 };
 
 	in[14] = 24; /* sizeof(struct thing): one byte past its end */
-	t_prog_path(FORGED, path, sizeof(path));
-	CHECK_EQ(hr_object_open(path, &oo, &obj), 0);
-	for (i = 0; obj && i < sizeof(forged) / sizeof(forged[0]); i++) {
-		struct hr_prog *p = hr_object_find_prog(obj, forged[i].prog);
-
-		CHECK(p != NULL, "%s found", forged[i].prog);
-		for (e = 0; p && e < sizeof(engines) / sizeof(engines[0]); e++)
-			for (n = 0; n < 2; n++) {
-				HR_OPTS(hr_test_run_opts, ro, .data_in = in,
-					.data_size_in = sizeof(in),
-					.data_out = out,
-					.data_size_out = sizeof(out),
-					.engine = engines[e]);
-
-				CHECK_EQ(hr_prog_test_run(p, &ro), 0);
-				CHECK(ro.abort == forged[i].abort &&
-					      ro.retval ==
-						      (forged[i].abort ?
-							       XDP_ABORTED :
-							       XDP_PASS),
-				      "%s %s run %d: abort %s retval %u",
-				      forged[i].prog, engine_names[e], n,
-				      hr_abort_str(ro.abort), ro.retval);
-			}
-	}
-	hr_object_close(obj);
+	t_forged_runs(FORGED, forged, sizeof(forged) / sizeof(forged[0]), in);
 }
 
 /* The structs the loader refuses to allocate, each with its reason. */
@@ -448,5 +402,5 @@ int main(void)
 {
 	refused();
 	misuse();
-	return oracle_main_engines(compared);
+	return oracle_main_engines3(cases);
 }

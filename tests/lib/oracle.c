@@ -571,9 +571,19 @@ void oracle_skb_cb(struct __sk_buff *s, uint32_t a, uint32_t b, uint32_t c,
 	s->cb[3] = d;
 }
 
-int oracle_main_engines(void (*each)(struct oracle *o, bool kernel))
+static void (*each_two)(struct oracle *o, bool kernel);
+
+static void call_two(struct oracle *o, bool kernel, size_t engine)
 {
-	static const int engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT };
+	each_two(o, kernel);
+}
+
+static int main_engines(void (*each)(struct oracle *o, bool kernel,
+				     size_t engine),
+			size_t nengines)
+{
+	static const int engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT,
+				       HR_ENGINE_JIT_CHECKED };
 	struct oracle *o;
 	char why[200];
 	bool kernel;
@@ -584,9 +594,9 @@ int oracle_main_engines(void (*each)(struct oracle *o, bool kernel))
 	if (ret)
 		return t_done();
 	kernel = t_have_kernel(why, sizeof(why));
-	for (e = 0; e < sizeof(engines) / sizeof(engines[0]); e++) {
+	for (e = 0; e < nengines; e++) {
 		oracle_set_engine(o, engines[e]);
-		each(o, kernel);
+		each(o, kernel, e);
 	}
 	oracle_summary(o);
 	oracle_free(o);
@@ -595,4 +605,16 @@ int oracle_main_engines(void (*each)(struct oracle *o, bool kernel))
 		return t_skip(why);
 	}
 	return t_done();
+}
+
+int oracle_main_engines(void (*each)(struct oracle *o, bool kernel))
+{
+	each_two = each;
+	return main_engines(call_two, 2);
+}
+
+int oracle_main_engines3(void (*each)(struct oracle *o, bool kernel,
+				      size_t engine))
+{
+	return main_engines(each, 3);
 }

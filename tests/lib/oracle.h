@@ -142,5 +142,9 @@ const char *oracle_kernel_left_out(struct oracle *o, const char *obj);
  * kernel (a failure under HEADROOM_REQUIRE_KERNEL=1).
  */
 int oracle_main_engines(void (*each)(struct oracle *o, bool kernel));
+/* The same with the checked JIT third, @each told which engine runs
+ * (0 the interpreter, 1 the JIT, 2 the checked JIT). */
+int oracle_main_engines3(void (*each)(struct oracle *o, bool kernel,
+				      size_t engine));
 
 #endif /* HR_TESTS_ORACLE_H */
