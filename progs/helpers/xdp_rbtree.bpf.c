@@ -16,6 +16,10 @@
  *   4  the root's left child removed
  *   5  drained: up to 16 first nodes removed, count (x), their keys and
  *      seqs folded in order (y)
+ *   6  a new node (key a, seq s) and a second reference to it
+ *      (bpf_refcount_acquire) both added: the first add's return (x),
+ *      the second's (y, -EINVAL: the node is in the tree already, that
+ *      reference dropped)
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -56,6 +60,24 @@ static __noinline int add(struct rval *v, struct rb_rec *r)
 	r->x = (__u64)(__s64)ret;
 	if (!ret)
 		r->y = e->key;
+	bpf_spin_unlock(&v->lock);
+	return XDP_PASS;
+}
+
+static __noinline int add_twice(struct rval *v, struct rb_rec *r)
+{
+	struct rnode *e = bpf_obj_new(typeof(*e)), *m;
+
+	if (!e) {
+		r->null = 3;
+		return XDP_PASS;
+	}
+	e->key = r->a;
+	e->seq = r->s;
+	m = bpf_refcount_acquire(e);
+	bpf_spin_lock(&v->lock);
+	r->x = (__u64)(__s64)bpf_rbtree_add(&v->root, &e->node, rnode_less);
+	r->y = (__u64)(__s64)bpf_rbtree_add(&v->root, &m->node, rnode_less);
 	bpf_spin_unlock(&v->lock);
 	return XDP_PASS;
 }
@@ -160,6 +182,8 @@ int xdp_rbtree(struct xdp_md *ctx)
 		return take(v, r, r->mode);
 	case 5:
 		return drain(v, r);
+	case 6:
+		return add_twice(v, r);
 	}
 	return XDP_ABORTED;
 }

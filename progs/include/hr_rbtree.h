@@ -51,6 +51,7 @@ struct rnode {
 	__u64 key;
 	struct bpf_rb_node node;
 	__u64 seq;
+	struct bpf_refcount ref;
 };
 
 struct rval {

@@ -4,7 +4,8 @@
  * with keys from the packet, equal ones among them, the tree's shape
  * read through bpf_rbtree_root, _left, _right and _first after each
  * change, the first node, the root and the root's left child removed
- * (the tree rebalancing), and the tree drained, compared with the
+ * (the tree rebalancing), a node added twice through two references
+ * (-EINVAL the second time), and the tree drained, compared with the
  * kernel's BPF_PROG_TEST_RUN under the interpreter, the JIT and the
  * checked JIT: every return and the packet each case wrote its answers
  * into, and headroom's answers against a model of the tree's contents
@@ -18,6 +19,7 @@
  * the node out of the tree, NULL) under every engine, twice in a row.
  * Under ASan (make SAN=1) nothing leaks and no freed byte is touched.
  */
+#include <errno.h>
 #include <string.h>
 
 #include <bpf/libbpf.h>
@@ -185,6 +187,12 @@ static void cases(struct oracle *o, bool kernel, size_t e)
 	shape(o, kernel, en);
 	add(o, kernel, en, 30, 40);
 	add(o, kernel, en, 1, 41);
+	/* The same node twice, through two references. */
+	r = one(o, kernel, en, 6, 33, 42, XDP_PASS);
+	CHECK(r.x == 0 && r.y == (uint64_t)-EINVAL, "%s: adds %lld %lld", en,
+	      (long long)r.x, (long long)r.y);
+	model[nmodel++] = 33ull << 16 | 42;
+	shape(o, kernel, en);
 	shape(o, kernel, en);
 	drain(o, kernel, en);
 	shape(o, kernel, en);
