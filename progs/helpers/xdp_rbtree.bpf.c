@@ -20,6 +20,9 @@
  *      (bpf_refcount_acquire) both added: the first add's return (x),
  *      the second's (y, -EINVAL: the node is in the tree already, that
  *      reference dropped)
+ *   7  a reference of the program's own to the first node taken with
+ *      bpf_refcount_acquire under the lock, its key and seq read after
+ *      bpf_spin_unlock (x, y), then dropped; the node stays in the tree
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -79,6 +82,26 @@ static __noinline int add_twice(struct rval *v, struct rb_rec *r)
 	r->x = (__u64)(__s64)bpf_rbtree_add(&v->root, &e->node, rnode_less);
 	r->y = (__u64)(__s64)bpf_rbtree_add(&v->root, &m->node, rnode_less);
 	bpf_spin_unlock(&v->lock);
+	return XDP_PASS;
+}
+
+static __noinline int keep_first(struct rval *v, struct rb_rec *r)
+{
+	struct bpf_rb_node *n;
+	struct rnode *m = NULL;
+
+	bpf_spin_lock(&v->lock);
+	n = bpf_rbtree_first(&v->root);
+	if (n)
+		m = bpf_refcount_acquire(hr_rb_entry(n));
+	bpf_spin_unlock(&v->lock);
+	if (!m) {
+		r->null = 1;
+		return XDP_PASS;
+	}
+	r->x = m->key;
+	r->y = m->seq;
+	bpf_obj_drop(m);
 	return XDP_PASS;
 }
 
@@ -184,6 +207,8 @@ int xdp_rbtree(struct xdp_md *ctx)
 		return drain(v, r);
 	case 6:
 		return add_twice(v, r);
+	case 7:
+		return keep_first(v, r);
 	}
 	return XDP_ABORTED;
 }

@@ -118,6 +118,13 @@ static void unhold(struct hr_run *run, struct hr_held_rec *h)
 	*h = run->held[--run->nheld];
 }
 
+/* A reference to an object in a list or tree (after a push or add, of
+ * bpf_list_front, bpf_rbtree_first ...): its bytes are the run's while
+ * it holds the lock, and nothing is let go of when the reference goes. */
+static void nonown(void *obj)
+{
+}
+
 /* The struct @id of the running program's BTF, or NULL after stopping
  * the run: the verifier takes a struct of program BTF alone, and
  * headroom refuses one with fields it does not model. */
@@ -180,12 +187,18 @@ static uint64_t refcount_acquire_impl(uint64_t ptr, uint64_t meta, uint64_t r3,
 				      uint64_t r4, uint64_t r5,
 				      struct hr_run *run)
 {
-	struct hr_held_rec *h = held(run, ptr);
+	struct hr_held_rec *h = NULL;
+	unsigned int i;
 	uint32_t size;
 
 	/* The verifier takes a reference the program holds to a type with
-	 * a struct bpf_refcount (non-owning ones, of lists and rbtrees,
-	 * headroom does not model). */
+	 * a struct bpf_refcount, its own or not (a node of a list or tree
+	 * while the lock is held). */
+	for (i = 0; i < run->nheld && !h; i++)
+		if ((run->held[i].drop == hr_obj_free ||
+		     run->held[i].drop == nonown) &&
+		    run->held[i].start == ptr)
+			h = &run->held[i];
 	if (!h || !hr_obj_acquire(h->obj)) {
 		hr_run_abort(run, HR_ABORT_HELPER_ARG, ptr);
 		return 0;
@@ -271,13 +284,6 @@ const struct hr_helper hr_helper_kptr_xchg = {
 };
 
 /* ---- bpf_list_head ---- */
-
-/* A reference to an object in a list (after a push, of bpf_list_front):
- * its bytes are the run's while it holds the list's lock, and nothing
- * is let go of when the reference goes. */
-static void nonown(void *obj)
-{
-}
 
 void hr_obj_unlocked(struct hr_run *run)
 {

@@ -111,8 +111,8 @@ struct hr_prog {
 /*
  * A struct of the object's BTF as bpf_obj_new_impl allocates it (its
  * local type id indexes hr_object.local_types): its size, and whether it
- * holds a special field headroom does not model yet (list or rbtree
- * heads and nodes, kptrs, timers), which it then refuses, or a struct
+ * holds a special field headroom does not model yet in an object (list
+ * heads, rbtree roots, kptrs, timers, wqs), which it then refuses, or a struct
  * bpf_refcount.
  */
 struct hr_local_type {

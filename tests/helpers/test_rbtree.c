@@ -5,7 +5,8 @@
  * read through bpf_rbtree_root, _left, _right and _first after each
  * change, the first node, the root and the root's left child removed
  * (the tree rebalancing), a node added twice through two references
- * (-EINVAL the second time), and the tree drained, compared with the
+ * (-EINVAL the second time), the first node kept past the unlock with
+ * bpf_refcount_acquire, and the tree drained, compared with the
  * kernel's BPF_PROG_TEST_RUN under the interpreter, the JIT and the
  * checked JIT: every return and the packet each case wrote its answers
  * into, and headroom's answers against a model of the tree's contents
@@ -192,6 +193,13 @@ static void cases(struct oracle *o, bool kernel, size_t e)
 	CHECK(r.x == 0 && r.y == (uint64_t)-EINVAL, "%s: adds %lld %lld", en,
 	      (long long)r.x, (long long)r.y);
 	model[nmodel++] = 33ull << 16 | 42;
+	shape(o, kernel, en);
+	/* The first node kept past the unlock through a counted reference. */
+	r = one(o, kernel, en, 7, 0, 0, XDP_PASS);
+	CHECK(r.null == 0 && r.x << 16 == (model_first() & ~0xffffull) &&
+		      r.y == (model_first() & 0xffff),
+	      "%s: kept %llu/%llu", en, (unsigned long long)r.x,
+	      (unsigned long long)r.y);
 	shape(o, kernel, en);
 	shape(o, kernel, en);
 	drain(o, kernel, en);
