@@ -37,6 +37,9 @@
  *   rb_less_loops   an add whose less() never returns
  *   rb_less_oob     an add whose less() reads past its node
  *   rb_less_unlock  an add whose less() calls bpf_spin_unlock
+ *   rb_overwrite    the tree's element overwritten (bpf_map_update_elem,
+ *                   which frees its nodes) under the lock, then a node
+ *                   read through the reference its add left
  *
  * The offset past the end comes from the packet (byte 14), so that the
  * compiler keeps the access; test_obj sends 24, the struct's size.
@@ -482,6 +485,27 @@ SEC("xdp")
 int rb_less_unlock(struct xdp_md *ctx)
 {
 	return add_two(unlock_less);
+}
+
+SEC("xdp")
+int rb_overwrite(struct xdp_md *ctx)
+{
+	struct rval *v = rval(0), fresh = {};
+	struct rnode *e;
+	__u32 zero = 0;
+	__u64 key;
+
+	if (!v)
+		return XDP_DROP;
+	e = rnew(6);
+	if (!e)
+		return XDP_DROP;
+	bpf_spin_lock(&v->lock);
+	bpf_rbtree_add(&v->root, &e->node, rnode_less);
+	bpf_map_update_elem(&trees, &zero, &fresh, 0);
+	key = ((volatile struct rnode *)e)->key;
+	bpf_spin_unlock(&v->lock);
+	return key == 6 ? XDP_TX : XDP_PASS;
 }
 
 char LICENSE[] SEC("license") = "GPL";

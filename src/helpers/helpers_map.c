@@ -49,6 +49,19 @@ static uint64_t hr_map_lookup_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 	return (uintptr_t)map->ops->lookup(map, key, run->cpu);
 }
 
+/*
+ * A run holding a bpf_spin_lock may not call map helpers (the verifier:
+ * "function calls are not allowed while holding a lock"); here one that
+ * does may overwrite or delete the element whose list or tree its
+ * references that are not its own reach, which frees their objects:
+ * those references go first, as at bpf_spin_unlock.
+ */
+static void unlocked_graph(struct hr_run *run, const struct hr_map *map)
+{
+	if (run->lock && map->list_off >= 0)
+		hr_obj_unlocked(run);
+}
+
 static uint64_t hr_map_update_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 				      uint64_t r4, uint64_t r5,
 				      struct hr_run *run)
@@ -67,6 +80,7 @@ static uint64_t hr_map_update_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 		return (uint64_t)(int64_t)-EPERM;
 	if (!map->ops->update)
 		return (uint64_t)(int64_t)-EOPNOTSUPP;
+	unlocked_graph(run, map);
 	return (uint64_t)(int64_t)map->ops->update(map, key, value, r4,
 						   run->cpu);
 }
@@ -85,6 +99,7 @@ static uint64_t hr_map_delete_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 		return (uint64_t)(int64_t)-EPERM;
 	if (!map->ops->delete)
 		return (uint64_t)(int64_t)-EOPNOTSUPP;
+	unlocked_graph(run, map);
 	return (uint64_t)(int64_t)map->ops->delete (map, key);
 }
 

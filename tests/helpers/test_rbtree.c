@@ -16,7 +16,8 @@
  * the verifier refuses): an add without the lock, a node read after
  * bpf_spin_unlock, a node of one tree removed under another's lock, a
  * removal of a node out of the tree, a less() that loops and one that
- * reads outside its nodes each end the run with their reason (or, for
+ * reads outside its nodes, a node read after its element is overwritten
+ * under the lock each end the run with their reason (or, for
  * the node out of the tree, NULL) under every engine, twice in a row.
  * Under ASan (make SAN=1) nothing leaks and no freed byte is touched.
  */
@@ -216,6 +217,7 @@ static const struct t_forged forged[] = {
 	{ "rb_less_loops", HR_ABORT_BUDGET },
 	{ "rb_less_oob", HR_ABORT_OOB_LOAD },
 	{ "rb_less_unlock", HR_ABORT_HELPER_ARG },
+	{ "rb_overwrite", HR_ABORT_OOB_LOAD },
 };
 
 /* Each misuse ends its run with its reason, twice in a row (the first
