@@ -38,8 +38,8 @@
  *   rb_less_oob     an add whose less() reads past its node
  *   rb_less_unlock  an add whose less() calls bpf_spin_unlock
  *   rb_overwrite    the tree's element overwritten (bpf_map_update_elem,
- *                   which frees its nodes) under the lock, then a node
- *                   read through the reference its add left
+ *                   which frees its nodes under that value's lock) while
+ *                   the run holds the lock: ends at the update
  *
  * The offset past the end comes from the packet (byte 14), so that the
  * compiler keeps the access; test_obj sends 24, the struct's size.

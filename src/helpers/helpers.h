@@ -86,11 +86,6 @@ extern const struct hr_helper hr_helper_timer_set_callback; /* 170 */
 extern const struct hr_helper hr_helper_timer_start; /* 171 */
 extern const struct hr_helper hr_helper_timer_cancel; /* 172 */
 
-/* Takes the lock word @lock (0 free, 1 held), spinning for at most about
- * @timeout_ns once it is found taken; false when it was not got
- * (helpers_generic.c). */
-bool hr_spin_wait(uint32_t *lock, uint64_t timeout_ns);
-
 /* The helper with kernel ID @id among @list (NULL-terminated), or NULL. */
 const struct hr_helper *hr_helper_find(const struct hr_helper *const *list,
 				       int id);

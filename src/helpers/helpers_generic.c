@@ -555,28 +555,6 @@ static uint64_t hr_for_each_map_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
  * long it may keep it, and a word the program wrote by hand is not a
  * holder.
  */
-#define HR_SPIN_LOCK_TIMEOUT_NS 1000000000ull
-
-bool hr_spin_wait(uint32_t *lock, uint64_t timeout_ns)
-{
-	uint64_t deadline = 0;
-	unsigned int spins = 0;
-
-	while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE)) {
-		while (__atomic_load_n(lock, __ATOMIC_RELAXED)) {
-			hr_cpu_relax();
-			if (++spins % 1024)
-				continue;
-			if (!deadline)
-				deadline = hr_clock_ns(CLOCK_MONOTONIC) +
-					   timeout_ns;
-			else if (hr_clock_ns(CLOCK_MONOTONIC) > deadline)
-				return false;
-		}
-	}
-	return true;
-}
-
 static uint64_t hr_spin_lock_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 				uint64_t r4, uint64_t r5, struct hr_run *run)
 {

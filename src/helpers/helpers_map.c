@@ -51,15 +51,18 @@ static uint64_t hr_map_lookup_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 
 /*
  * A run holding a bpf_spin_lock may not call map helpers (the verifier:
- * "function calls are not allowed while holding a lock"); here one that
- * does may overwrite or delete the element whose list or tree its
- * references that are not its own reach, which frees their objects:
- * those references go first, as at bpf_spin_unlock.
+ * "function calls are not allowed while holding a lock"). Overwriting or
+ * deleting an element whose values hold a list or tree takes the value's
+ * lock to free them (hr_map_list_free_value, as bpf_obj_free_fields
+ * does), which this run may hold: such a call ends the run, as taking
+ * that lock twice would. true when it did.
  */
-static void unlocked_graph(struct hr_run *run, const struct hr_map *map)
+static bool locked_graph(struct hr_run *run, const struct hr_map *map)
 {
-	if (run->lock && map->list_off >= 0)
-		hr_obj_unlocked(run);
+	if (!run->lock || map->list_off < 0)
+		return false;
+	hr_run_abort(run, HR_ABORT_LOCK_RECURSION, 0);
+	return true;
 }
 
 static uint64_t hr_map_update_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
@@ -80,7 +83,8 @@ static uint64_t hr_map_update_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 		return (uint64_t)(int64_t)-EPERM;
 	if (!map->ops->update)
 		return (uint64_t)(int64_t)-EOPNOTSUPP;
-	unlocked_graph(run, map);
+	if (locked_graph(run, map))
+		return 0;
 	return (uint64_t)(int64_t)map->ops->update(map, key, value, r4,
 						   run->cpu);
 }
@@ -99,7 +103,8 @@ static uint64_t hr_map_delete_elem_fn(uint64_t r1, uint64_t r2, uint64_t r3,
 		return (uint64_t)(int64_t)-EPERM;
 	if (!map->ops->delete)
 		return (uint64_t)(int64_t)-EOPNOTSUPP;
-	unlocked_graph(run, map);
+	if (locked_graph(run, map))
+		return 0;
 	return (uint64_t)(int64_t)map->ops->delete (map, key);
 }
 

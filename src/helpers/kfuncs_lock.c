@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "helpers/helpers.h"
+#include "maps/map_impl.h"
 
 /* kernel/bpf/rqspinlock.c: how long a waiter waits. */
 #define RES_DEF_TIMEOUT_NS (1000000000ull / 4)

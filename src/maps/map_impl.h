@@ -58,6 +58,16 @@ static inline void hr_spin_unlock(struct hr_spin *s)
 	__atomic_store_n(&s->locked, 0, __ATOMIC_RELEASE);
 }
 
+/* How long a bpf_spin_lock of a map value is waited for: its holder's
+ * budget bounds how long a run keeps it, and a word a program wrote by
+ * hand has no holder to wait for. */
+#define HR_SPIN_LOCK_TIMEOUT_NS 1000000000ull
+
+/* Takes the bpf_spin_lock word @lock (0 free, 1 held), spinning for at
+ * most about @timeout_ns once it is found taken; false when it was not
+ * got (spin_wait.c). */
+bool hr_spin_wait(uint32_t *lock, uint64_t timeout_ns);
+
 /* A counter @s guards, read under it. */
 static inline uint32_t hr_spin_read(struct hr_spin *s, const uint32_t *v)
 {

@@ -18,6 +18,7 @@
  * forged pointer written there is never freed nor handed out.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,15 +331,31 @@ static void list_free(struct list_own *l)
 void hr_map_list_free_value(struct hr_map *map, void *value)
 {
 	struct list_own **p, *l;
+	uint32_t *lock;
+	bool held;
 
 	if (map->list_off < 0)
 		return;
+	/*
+	 * Under the value's lock, as bpf_list_head_free and
+	 * bpf_rb_root_free take it: a run of another worker holding it may
+	 * still read the nodes through references it does not own, which
+	 * it gives up at bpf_spin_unlock. A run holding it itself never
+	 * gets here (its map update or delete ends it first); a word no run
+	 * holds but a program wrote is waited for only up to the bound.
+	 */
+	lock = map->list_lock_off >= 0 ?
+		       (uint32_t *)((uint8_t *)value + map->list_lock_off) :
+		       NULL;
+	held = lock && hr_spin_wait(lock, HR_SPIN_LOCK_TIMEOUT_NS);
 	pthread_mutex_lock(&kptr_lock);
 	p = list_find((uint8_t *)value + map->list_off);
 	l = *p;
 	if (l)
 		*p = l->next;
 	pthread_mutex_unlock(&kptr_lock);
+	if (held)
+		__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
 	if (l)
 		list_free(l);
 	hr_map_value_zero((uint8_t *)value + map->list_off, 16);

@@ -217,7 +217,7 @@ static const struct t_forged forged[] = {
 	{ "rb_less_loops", HR_ABORT_BUDGET },
 	{ "rb_less_oob", HR_ABORT_OOB_LOAD },
 	{ "rb_less_unlock", HR_ABORT_HELPER_ARG },
-	{ "rb_overwrite", HR_ABORT_OOB_LOAD },
+	{ "rb_overwrite", HR_ABORT_LOCK_RECURSION },
 };
 
 /* Each misuse ends its run with its reason, twice in a row (the first
