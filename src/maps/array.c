@@ -13,6 +13,7 @@
 
 #include "maps/map.h"
 #include "maps/map_impl.h"
+#include "maps/map_kptr.h"
 #include "maps/map_timer.h"
 
 /* The kernel's PCPU_MIN_UNIT_SIZE: the largest per-CPU value. */
@@ -168,8 +169,7 @@ static int hr_array_update(struct hr_map *map, const void *key,
 		cpu = 0;
 	else if (cpu >= a->ncopies)
 		return -EINVAL;
-	hr_map_value_store(hr_array_slot(map, index, cpu), value,
-			   map->attr.value_size);
+	hr_map_value_store_list(map, hr_array_slot(map, index, cpu), value);
 	/* bpf_obj_free_fields after the copy: the element's timer goes. */
 	hr_map_timer_stored(map, hr_array_slot(map, index, cpu));
 	return 0;

@@ -28,6 +28,7 @@
 
 #include "maps/map.h"
 #include "maps/map_impl.h"
+#include "maps/map_kptr.h"
 #include "maps/map_timer.h"
 
 #define HR_KMALLOC_MAX_SIZE (1u << 22)
@@ -276,8 +277,7 @@ static void hr_lru_store(struct hr_map *map, uint32_t idx1, const void *value,
 	unsigned int c;
 
 	if (!l->percpu) {
-		hr_map_value_store(hr_lru_value(l, idx1, 0), value,
-				   map->attr.value_size);
+		hr_map_value_store_list(map, hr_lru_value(l, idx1, 0), value);
 		/* htab_lru_push_free of the element replaced (the kernel
 		 * replaces it; here it is written in place) or evicted: its
 		 * timer goes. */

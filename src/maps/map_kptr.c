@@ -328,37 +328,83 @@ static void list_free(struct list_own *l)
 	free(l);
 }
 
-void hr_map_list_free_value(struct hr_map *map, void *value)
+/* The list or tree of @value taken out of the table; NULL if none. */
+static struct list_own *list_detach(struct hr_map *map, void *value)
 {
 	struct list_own **p, *l;
-	uint32_t *lock;
-	bool held;
 
-	if (map->list_off < 0)
-		return;
-	/*
-	 * Under the value's lock, as bpf_list_head_free and
-	 * bpf_rb_root_free take it: a run of another worker holding it may
-	 * still read the nodes through references it does not own, which
-	 * it gives up at bpf_spin_unlock. A run holding it itself never
-	 * gets here (its map update or delete ends it first); a word no run
-	 * holds but a program wrote is waited for only up to the bound.
-	 */
-	lock = map->list_lock_off >= 0 ?
-		       (uint32_t *)((uint8_t *)value + map->list_lock_off) :
-		       NULL;
-	held = lock && hr_spin_wait(lock, HR_SPIN_LOCK_TIMEOUT_NS);
 	pthread_mutex_lock(&kptr_lock);
 	p = list_find((uint8_t *)value + map->list_off);
 	l = *p;
 	if (l)
 		*p = l->next;
 	pthread_mutex_unlock(&kptr_lock);
-	if (held)
+	return l;
+}
+
+/*
+ * Takes @value's bpf_spin_lock as bpf_list_head_free and
+ * bpf_rb_root_free take it: a run of another worker holding it may still
+ * read the nodes through references it does not own, which it gives up
+ * at bpf_spin_unlock. A run holding it itself never gets here (its map
+ * update or delete ends it first); a word no run holds but a program
+ * wrote is waited for only up to the bound. The lock word, or NULL when
+ * it was not got.
+ */
+static uint32_t *value_lock(struct hr_map *map, void *value)
+{
+	uint32_t *lock;
+
+	if (map->list_lock_off < 0)
+		return NULL;
+	lock = (uint32_t *)((uint8_t *)value + map->list_lock_off);
+	return hr_spin_wait(lock, HR_SPIN_LOCK_TIMEOUT_NS) ? lock : NULL;
+}
+
+static void value_unlock(uint32_t *lock)
+{
+	if (lock)
 		__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
+}
+
+void hr_map_list_free_value(struct hr_map *map, void *value)
+{
+	struct list_own *l;
+	uint32_t *lock;
+
+	if (map->list_off < 0)
+		return;
+	lock = value_lock(map, value);
+	l = list_detach(map, value);
+	value_unlock(lock);
 	if (l)
 		list_free(l);
 	hr_map_value_zero((uint8_t *)value + map->list_off, 16);
+}
+
+void hr_map_value_store_list(struct hr_map *map, void *dst, const void *src)
+{
+	uint32_t size = map->attr.value_size, off;
+	const uint8_t *in = src;
+	uint8_t *out = dst;
+	struct list_own *l;
+	uint32_t *lock;
+
+	if (map->list_off < 0 || map->list_lock_off < 0) {
+		hr_map_value_store(dst, src, size);
+		return;
+	}
+	/* The lock word is left as it is (copy_map_value skips the
+	 * special fields): it is held while the rest is written and the
+	 * old list taken out. */
+	off = (uint32_t)map->list_lock_off;
+	lock = value_lock(map, dst);
+	hr_map_value_store(out, in, off);
+	hr_map_value_store(out + off + 4, in + off + 4, size - off - 4);
+	l = list_detach(map, dst);
+	value_unlock(lock);
+	if (l)
+		list_free(l);
 }
 
 void hr_map_lists_free(struct hr_map *map)

@@ -53,6 +53,11 @@ int hr_map_list_push(struct hr_map *map, void *head, void *obj, bool back);
 void *hr_map_list_take(void *head, bool back, bool pop);
 /* bpf_list_head_free for @value of @map, and for every value as it goes. */
 void hr_map_list_free_value(struct hr_map *map, void *value);
+/* An element's value @src written over @dst in place (array, LRU hash)
+ * for a map whose values hold a list or tree: under the value's lock,
+ * the lock word kept, the old list or tree taken out and freed. Other
+ * maps: a plain hr_map_value_store. */
+void hr_map_value_store_list(struct hr_map *map, void *dst, const void *src);
 void hr_map_lists_free(struct hr_map *map);
 
 /*
