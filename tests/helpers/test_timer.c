@@ -277,31 +277,18 @@ static void runaway(int engine)
 	hr_object_close(obj);
 }
 
+/* Each engine: the cases against the kernel, the runaway callback; after
+ * the last, the programs the kernel refuses. */
+static void each(struct oracle *o, bool kernel, size_t e)
+{
+	cases(o, kernel, (unsigned int)e);
+	runaway(oracle_engine(o));
+	if (e == 2)
+		t_async_refused("xdp_timer_bad.o", "xdp_timer_ctx", "bpf_timer",
+				kernel);
+}
+
 int main(void)
 {
-	static const int engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT,
-				       HR_ENGINE_JIT_CHECKED };
-	struct oracle *o;
-	char why[200];
-	bool kernel;
-	unsigned int e;
-	int ret = oracle_new(&o);
-
-	CHECK(ret == 0, "oracle_new: %s", strerror(-ret));
-	if (ret)
-		return t_done();
-	kernel = t_have_kernel(why, sizeof(why));
-	for (e = 0; e < 3; e++) {
-		oracle_set_engine(o, engines[e]);
-		cases(o, kernel, e);
-		runaway(engines[e]);
-	}
-	oracle_free(o);
-	t_async_refused("xdp_timer_bad.o", "xdp_timer_ctx", "bpf_timer",
-			kernel);
-	if (!kernel) {
-		t_done();
-		return t_skip(why);
-	}
-	return t_done();
+	return oracle_main_engines3(each);
 }

@@ -202,36 +202,28 @@ static void close_started(int engine)
 	hr_object_close(obj);
 }
 
+/* Each engine: the cases (their callbacks compared where the host's
+ * kernel takes them), an object closed with wqs started; after the last,
+ * the programs the kernel refuses. */
+static void each(struct oracle *o, bool kernel, size_t e)
+{
+	static bool kernel_cb;
+
+	if (e == 0) {
+		kernel_cb = kernel && !t_host_refuses_wq_callback();
+		if (kernel && !kernel_cb)
+			printf("note: the callback cases are not compared "
+			       "with the kernel (headroom alone, to mainline "
+			       "6.18's semantics): %s\n",
+			       t_host_note());
+	}
+	cases(o, kernel, kernel_cb, (unsigned int)e);
+	close_started(oracle_engine(o));
+	if (e == 2)
+		t_async_refused("xdp_wq_bad.o", "xdp_wq_ctx", "bpf_wq", kernel);
+}
+
 int main(void)
 {
-	static const int engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT,
-				       HR_ENGINE_JIT_CHECKED };
-	struct oracle *o;
-	char why[200];
-	bool kernel, kernel_cb;
-	unsigned int e;
-	int ret = oracle_new(&o);
-
-	CHECK(ret == 0, "oracle_new: %s", strerror(-ret));
-	if (ret)
-		return t_done();
-	kernel = t_have_kernel(why, sizeof(why));
-	kernel_cb = kernel && !t_host_refuses_wq_callback();
-	if (kernel && !kernel_cb)
-		printf("note: the callback cases are not compared with the "
-		       "kernel (headroom alone, to mainline 6.18's "
-		       "semantics): %s\n",
-		       t_host_note());
-	for (e = 0; e < 3; e++) {
-		oracle_set_engine(o, engines[e]);
-		cases(o, kernel, kernel_cb, e);
-		close_started(engines[e]);
-	}
-	oracle_free(o);
-	t_async_refused("xdp_wq_bad.o", "xdp_wq_ctx", "bpf_wq", kernel);
-	if (!kernel) {
-		t_done();
-		return t_skip(why);
-	}
-	return t_done();
+	return oracle_main_engines3(each);
 }

@@ -98,6 +98,11 @@ void oracle_set_engine(struct oracle *o, int engine)
 	o->engine = engine;
 }
 
+int oracle_engine(const struct oracle *o)
+{
+	return o->engine;
+}
+
 void oracle_set_print_limit(struct oracle *o, unsigned int n)
 {
 	o->print_limit = n;

@@ -112,6 +112,7 @@ unsigned int oracle_refused(const struct oracle *o);
 
 /* The headroom engine oracle_check() uses (enum hr_engine; default 0). */
 void oracle_set_engine(struct oracle *o, int engine);
+int oracle_engine(const struct oracle *o);
 
 /* Sets how many differences are printed in full (default 20). */
 void oracle_set_print_limit(struct oracle *o, unsigned int n);
