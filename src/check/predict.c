@@ -2678,6 +2678,70 @@ static int throw_call(struct walk *w, struct state *s, uint32_t pc)
 	return -1;
 }
 
+/* check_resource_leak(env, false, true, @what) past the spin lock, which
+ * each caller meets first in words of its own: a reference held, then an
+ * RCU or preemption section open; -1 when one is. */
+static int held_at(struct walk *w, struct state *s, uint32_t pc,
+		   const char *what)
+{
+	if (s->nrefs)
+		return fault(w, s, pc,
+			     "Unreleased reference id=%u alloc_insn=%u",
+			     s->refs[0], s->ref_insn[0]);
+	if (s->rcu || s->preempt)
+		return fault(
+			w, s, pc, "%s cannot be used inside %s-ed region", what,
+			s->rcu ? "bpf_rcu_read_lock" : "bpf_preempt_disable");
+	return 0;
+}
+
+/* Whether @fn is one of the loads BPF_LD_[ABS|IND] became (ld_abs.c). */
+static bool is_ld_abs(const struct walk *w, hr_helper_fn fn)
+{
+	const hr_helper_fn *ld = w->prog->type->ld_abs;
+
+	return fn && ld && (fn == ld[0] || fn == ld[1] || fn == ld[2]);
+}
+
+/*
+ * A BPF_LD_[ABS|IND], which the loader expanded into "r2 = offset; r1 =
+ * r6; call; if r0 s>= 0 goto +2; w0 = 0; exit": check_ld_abs's rules at
+ * the call, where r1 is the r6 the kernel looks at (an r6 never written
+ * already failed at the copy), then on past the sequence's own exit,
+ * which the kernel adds only once it has verified the program.
+ */
+static int ld_abs_call(struct walk *w, struct state *s, uint32_t pc)
+{
+	const struct reg *ctx = &s->r[1];
+	int i;
+
+	/* check_resource_leak(env, false, true, "BPF_LD_[ABS|IND]"). */
+	if (s->locked)
+		return fault(w, s, pc,
+			     "BPF_LD_[ABS|IND] cannot be used inside "
+			     "bpf_spin_lock-ed region");
+	if (held_at(w, s, pc, "BPF_LD_[ABS|IND]"))
+		return -1;
+	if (ctx->t != R_CTX)
+		return fault(w, s, pc,
+			     "at the time of BPF_LD_ABS|IND R6 != pointer to "
+			     "skb");
+	if (ctx->off)
+		return fault(w, s, pc,
+			     "dereference of modified ctx ptr R6 off=%d "
+			     "disallowed",
+			     ctx->off);
+	for (i = 1; i <= 5; i++)
+		s->r[i] = (struct reg){ .t = R_NONE };
+	s->r[0] = scalar(0, UINT64_MAX, true);
+	if (pc + 3 >= w->cnt) {
+		set_unknown(w, pc, "a BPF_LD_[ABS|IND] not as expanded");
+		return -1;
+	}
+	s->pc = pc + 3; /* the walk goes on after the sequence's exit */
+	return 0;
+}
+
 /* A helper or kfunc call; 0 to go on, -1 when the path ends. */
 static int call(struct walk *w, struct state *s, uint32_t pc,
 		const struct hr_insn *in)
@@ -2686,6 +2750,10 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 	int id = in->imm, i;
 	int64_t n;
 
+	/* Not a call to the kernel: no kfunc's rules apply. */
+	if (in->src == HR_CALL_KFUNC && w->prog->calls &&
+	    is_ld_abs(w, w->prog->calls[pc]))
+		return ld_abs_call(w, s, pc);
 	if (call_while_locked(w, s, pc, in))
 		return -1;
 	if (in->src == HR_CALL_KFUNC) {
@@ -2982,16 +3050,8 @@ static int call(struct walk *w, struct state *s, uint32_t pc,
 			set_unknown(w, pc, "%s arguments", helper_name(id));
 			return -1;
 		}
-		if (s->nrefs)
-			return fault(w, s, pc,
-				     "Unreleased reference id=%u alloc_insn=%u",
-				     s->refs[0], s->ref_insn[0]);
-		if (s->rcu || s->preempt)
-			return fault(w, s, pc,
-				     "tail_call cannot be used inside %s-ed "
-				     "region",
-				     s->rcu ? "bpf_rcu_read_lock" :
-					      "bpf_preempt_disable");
+		if (held_at(w, s, pc, "tail_call"))
+			return -1;
 		r0 = (struct reg){ .t = R_NONE };
 		break;
 	case BPF_FUNC_loop:
@@ -4698,22 +4758,10 @@ static int walk_path(struct walk *w, struct state *s)
 					      "bpf_spin_lock-ed region");
 					goto end;
 				}
-				if (s->nrefs) {
-					fault(w, s, pc,
-					      "Unreleased reference id=%u "
-					      "alloc_insn=%u",
-					      s->refs[0], s->ref_insn[0]);
+				if (held_at(w, s, pc,
+					    "BPF_EXIT instruction in main "
+					    "prog"))
 					goto end;
-				}
-				if (s->rcu || s->preempt) {
-					fault(w, s, pc,
-					      "BPF_EXIT instruction in main "
-					      "prog cannot be used inside "
-					      "%s-ed region",
-					      s->rcu ? "bpf_rcu_read_lock" :
-						       "bpf_preempt_disable");
-					goto end;
-				}
 				if (s->r[0].t == R_NONE) {
 					fault(w, s, pc, "R0 !read_ok");
 					goto end;
@@ -4955,11 +5003,12 @@ bool hr_check_calls_hints(const struct hr_prog *prog)
 }
 
 /* line_at[pc] for every instruction from the records' first
- * instructions (ascending); NULL without records or memory. */
+ * instructions (ascending, in the object's numbering); NULL without
+ * records or memory. */
 static uint32_t *lines_covering(const uint32_t *line_insn, size_t n,
-				uint32_t cnt)
+				const struct hr_prog *prog)
 {
-	uint32_t *at, pc, k = 0;
+	uint32_t *at, pc, k = 0, cnt = prog->cnt;
 
 	if (!line_insn || !n)
 		return NULL;
@@ -4967,7 +5016,7 @@ static uint32_t *lines_covering(const uint32_t *line_insn, size_t n,
 	if (!at)
 		return NULL;
 	for (pc = 0; pc < cnt; pc++) {
-		while (k < n && line_insn[k] <= pc)
+		while (k < n && line_insn[k] <= hr_prog_orig_pc(prog, pc))
 			k++;
 		at[pc] = (uint32_t)k; /* index + 1 of the last record <= pc */
 	}
@@ -4992,7 +5041,7 @@ int hr_check_predict_lines(const struct hr_prog *prog, bool dev_bound,
 	if (!prog || !prog->type)
 		return -EINVAL;
 	w.line_insn = line_insn;
-	w.line_at = lines_covering(line_insn, nlines, prog->cnt);
+	w.line_at = lines_covering(line_insn, nlines, prog);
 	w.prog = prog;
 	w.in = prog->insns;
 	w.cnt = prog->cnt;
@@ -5110,6 +5159,10 @@ int hr_check_predict_lines(const struct hr_prog *prog, bool dev_bound,
 	} else if (!w.rejected) {
 		res->verdict = HR_CHECK_ACCEPT;
 	}
+	/* The kernel's log numbers the object's instructions, before
+	 * LD_ABS/LD_IND expand. */
+	if (res->insn >= 0)
+		res->insn = (int)hr_prog_orig_pc(prog, (uint32_t)res->insn);
 	free(w.fields);
 	free(w.fields_read);
 	free(w.func_depth);

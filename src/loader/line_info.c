@@ -151,7 +151,7 @@ static int collect(const struct func_place *fp, struct hr_line_table *t)
 static int collect_funcs(const struct hr_prog *prog, struct func_place *fp,
 			 struct hr_line_table *t)
 {
-	uint32_t i;
+	uint32_t i, start, end;
 	int err = 0;
 
 	for (i = 0; !err && i < prog->nfuncs; i++) {
@@ -160,9 +160,13 @@ static int collect_funcs(const struct hr_prog *prog, struct func_place *fp,
 		if (!f->sec || strlen(f->sec) >= sizeof(fp->sec))
 			return -EINVAL;
 		strcpy(fp->sec, f->sec);
+		/* In the object's numbering, as the records are: the
+		 * program's own once LD_ABS is expanded differs. */
+		start = hr_prog_orig_pc(prog, f->start);
+		end = hr_prog_orig_pc(prog, f->start + f->cnt);
 		fp->off = (uint64_t)f->sec_insn * 8;
-		fp->size = (uint64_t)f->cnt * 8;
-		fp->at = f->start;
+		fp->size = end > start ? (uint64_t)(end - start) * 8 : 0;
+		fp->at = start;
 		err = collect(fp, t);
 	}
 	return err;

@@ -14,7 +14,10 @@
  *	exit
  *
  * Jumps, local calls and function addresses are moved over the inserted
- * instructions, as the kernel's bpf_patch_insn_data() does.
+ * instructions, as the kernel's bpf_patch_insn_data() does, and so are the
+ * functions' bounds; prog->orig_pc keeps each instruction's number in the
+ * object, the one the kernel's log and line info give, for what headroom
+ * reports.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -143,13 +146,28 @@ static int relocate(struct hr_insn *in, uint32_t pc, const uint32_t *newpos,
 	return 0;
 }
 
+/* Each function's bounds from old to new indexes (@newpos has one entry
+ * past the last instruction), before the program's count changes. */
+static void move_funcs(struct hr_prog *prog, const uint32_t *newpos)
+{
+	for (uint32_t i = 0; prog->funcs && i < prog->nfuncs; i++) {
+		struct hr_prog_func *f = &prog->funcs[i];
+		uint64_t end = (uint64_t)f->start + f->cnt;
+
+		if (f->start > prog->cnt || end > prog->cnt)
+			continue;
+		f->cnt = newpos[end] - newpos[f->start];
+		f->start = newpos[f->start];
+	}
+}
+
 int hr_ld_abs_expand(struct hr_prog *prog, const hr_helper_fn fns[3], char *err,
 		     size_t errsz)
 {
 	struct hr_insn *ni = NULL, seq[SEQ_MAX];
 	hr_helper_fn *nc = NULL;
 	const struct hr_kfunc **nk = NULL;
-	uint32_t *newpos = NULL, pc, n, k, newcnt = 0, found = 0;
+	uint32_t *newpos = NULL, *no = NULL, pc, n, k, newcnt = 0, found = 0;
 	const char *why;
 	int ret = 0;
 
@@ -190,7 +208,8 @@ int hr_ld_abs_expand(struct hr_prog *prog, const hr_helper_fn fns[3], char *err,
 	ni = calloc(newcnt, sizeof(*ni));
 	nc = calloc(newcnt, sizeof(*nc));
 	nk = calloc(newcnt, sizeof(*nk));
-	if (!ni || !nc || !nk) {
+	no = calloc(newcnt, sizeof(*no));
+	if (!ni || !nc || !nk || !no) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -208,6 +227,7 @@ int hr_ld_abs_expand(struct hr_prog *prog, const hr_helper_fn fns[3], char *err,
 				goto out;
 			}
 			ni[at] = in;
+			no[at] = pc;
 			if (prog->calls)
 				nc[at] = prog->calls[pc];
 			if (prog->kfuncs)
@@ -217,24 +237,31 @@ int hr_ld_abs_expand(struct hr_prog *prog, const hr_helper_fn fns[3], char *err,
 		n = expand_one(&in, seq);
 		for (k = 0; k < n; k++) {
 			ni[at + k] = seq[k];
+			no[at + k] = pc;
 			if (seq[k].code == (HR_JMP | HR_CALL))
 				nc[at + k] = load_fn(fns, in.code);
 		}
 	}
+	move_funcs(prog, newpos);
 	free(prog->insns);
 	free(prog->calls);
 	free(prog->kfuncs);
+	free(prog->orig_pc);
 	prog->insns = ni;
 	prog->calls = nc;
 	prog->kfuncs = nk;
+	prog->orig_pc = no;
+	prog->orig_cnt = prog->cnt;
 	prog->cnt = newcnt;
 	ni = NULL;
 	nc = NULL;
 	nk = NULL;
+	no = NULL;
 out:
 	free(ni);
 	free(nc);
 	free(nk);
+	free(no);
 	free(newpos);
 	return ret;
 }

@@ -175,6 +175,7 @@ void hr_prog_free(struct hr_prog *prog)
 	for (uint32_t i = 0; prog->funcs && i < prog->nfuncs; i++)
 		free(prog->funcs[i].sec), free(prog->funcs[i].name);
 	free(prog->funcs);
+	free(prog->orig_pc);
 	hr_prog_stream_free(prog);
 	free(prog);
 }

@@ -99,6 +99,12 @@ struct hr_prog {
 	 * from an object (built from instructions). */
 	struct hr_prog_func *funcs;
 	uint32_t nfuncs;
+	/* Per instruction, once LD_ABS/LD_IND were expanded (ld_abs.c): the
+	 * object's own index of the instruction it came from, the number
+	 * the kernel's log, objdump and line info use; NULL when nothing
+	 * was expanded. @orig_cnt: the object's count. */
+	uint32_t *orig_pc;
+	uint32_t orig_cnt;
 	/* The object gives the kernel func_info (BTF with .BTF.ext), which
 	 * it needs for callbacks (check_ld_imm). */
 	bool func_info;
@@ -167,6 +173,15 @@ void hr_prog_run_init(const struct hr_prog *prog, struct hr_run *run,
 void hr_prog_run_use_object(const struct hr_prog *prog, struct hr_run *run);
 
 void hr_prog_free(struct hr_prog *prog);
+
+/* The object's index of instruction @pc of @prog (see orig_pc); @pc ==
+ * prog->cnt gives the object's count. */
+static inline uint32_t hr_prog_orig_pc(const struct hr_prog *prog, uint32_t pc)
+{
+	if (!prog->orig_pc)
+		return pc;
+	return pc < prog->cnt ? prog->orig_pc[pc] : prog->orig_cnt;
+}
 
 /* Kernel name of helper @id ("bpf_map_lookup_elem"), or NULL. */
 const char *hr_helper_name(int id);

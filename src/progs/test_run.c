@@ -126,7 +126,11 @@ int hr_run_repeat(struct hr_prog *prog, struct hr_run *run,
 	*duration = (uint32_t)((now_ns() - t0) / (i ? i : 1));
 	*retval = (uint32_t)r0;
 	o->abort = run->abort;
-	o->abort_pc = run->abort_pc;
+	/* In the object's numbering when the run ended in @prog itself (a
+	 * tail-called program's own is left as its engine gave it). */
+	o->abort_pc = run->vm == &prog->vm ?
+			      hr_prog_orig_pc(prog, run->abort_pc) :
+			      run->abort_pc;
 	return 0;
 }
 

@@ -93,6 +93,46 @@ static void test_refused_in_xdp(void)
 	hr_object_close(obj);
 }
 
+/*
+ * An abort in a subprogram linked after LD_ABS loads names the object's
+ * instruction (objdump's and the kernel log's: 14 of
+ * tests/verifier/ld_abs_after.bpf.c, which the kernel refuses there), not
+ * its place once the loads are expanded, and its function bounds moved
+ * with the expansion so the subprogram runs at all.
+ */
+static void test_orig_numbering(void)
+{
+	static const int engines[] = { HR_ENGINE_INTERP, HR_ENGINE_JIT,
+				       HR_ENGINE_JIT_CHECKED };
+	char err[512] = "", path[512];
+	HR_OPTS(hr_object_open_opts, oo, .errbuf = err,
+		.errbuf_sz = sizeof(err));
+	struct hr_object *obj = NULL;
+	struct hr_prog *p;
+	uint8_t b[37] = { [12] = 0x08, [14] = 0x45 };
+
+	snprintf(path, sizeof(path), "%s/../verifier/ld_abs_after.o",
+		 t_progs_dir());
+	if (hr_object_open(path, &oo, &obj)) {
+		CHECK(0, "open %s: %s", path, err);
+		return;
+	}
+	p = hr_object_find_prog(obj, "bad_ld_abs_after");
+	CHECK(p != NULL, "bad_ld_abs_after");
+	/* Source 10.0.0.1 at offset 26: the branch calling port(). */
+	b[26] = 10, b[29] = 1;
+	for (size_t i = 0; p && i < sizeof(engines) / sizeof(*engines); i++) {
+		HR_OPTS(hr_test_run_opts, o, .data_in = b,
+			.data_size_in = sizeof(b), .engine = engines[i]);
+
+		CHECK_EQ(hr_prog_test_run(p, &o), 0);
+		CHECK(o.abort != 0, "engine %d: no abort", engines[i]);
+		CHECK(o.abort_pc == 14, "engine %d: abort at insn %u, want 14",
+		      engines[i], o.abort_pc);
+	}
+	hr_object_close(obj);
+}
+
 static void test_kernel(int engine, const char *ename)
 {
 	static const int32_t negs[] = {
@@ -145,6 +185,7 @@ int main(void)
 	CHECK(oracle_new(&orc) == 0, "oracle");
 	test_values();
 	test_refused_in_xdp();
+	test_orig_numbering();
 	if (!t_have_kernel(why, sizeof(why))) {
 		oracle_free(orc);
 		t_skip(why);
