@@ -1243,7 +1243,7 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 				lo += src.lo;
 				hi += src.hi;
 			}
-			if (id_shared(s, in->dst, d->id))
+			if (id_shared(s, in->dst, d->id) && lo != hi)
 				ex = false;
 			break;
 		case HR_SUB:
@@ -1255,7 +1255,7 @@ static int alu(struct walk *w, struct state *s, uint32_t pc,
 				hi = UINT64_MAX;
 				ex = false;
 			}
-			if (id_shared(s, in->dst, d->id))
+			if (id_shared(s, in->dst, d->id) && lo != hi)
 				ex = false;
 			break;
 		case HR_AND:
@@ -1846,6 +1846,28 @@ static bool is_null_arg(const struct reg *r, int kind)
 	       is_const(r) && !r->lo;
 }
 
+/*
+ * A buffer @regno of 0 bytes (ARG_CONST_SIZE_OR_ZERO passed 0): the kernel
+ * still checks where it points, as an access of no bytes that may end at
+ * the memory's end (__check_mem_access): a packet pointer within its
+ * proven range; a stack pointer inside the 512 bytes, which a privileged
+ * loader may leave unwritten (check_stack_access_within_bounds).
+ */
+static int zero_size_mem(struct walk *w, struct state *s, uint32_t pc,
+			 int regno)
+{
+	struct reg *r = &s->r[regno];
+
+	if (r->t == R_PKT || r->t == R_META)
+		return check_pkt(w, s, pc, regno, r, 0, 0);
+	if (r->t == R_STACK && r->off >= -MAX_STACK && r->off < 0) {
+		stack_used(w, s, r, r->off);
+		return 0;
+	}
+	set_unknown(w, pc, "a zero-sized buffer");
+	return -1;
+}
+
 /* An ARG_CONST_SIZE(_OR_ZERO) argument @regno and the memory argument
  * before it, checked as check_mem_size_reg does: the memory is checked
  * for the size's largest value. Sizes the kernel may see otherwise than
@@ -1873,10 +1895,8 @@ static int proto_size(struct walk *w, struct state *s, uint32_t pc,
 		}
 		return 0;
 	}
-	if (!r->hi) {
-		set_unknown(w, pc, "a zero-sized buffer");
-		return -1;
-	}
+	if (!r->hi)
+		return zero_size_mem(w, s, pc, regno - 1);
 	/* Whether the kernel counts a written buffer as a write depends on
 	 * the proto's MEM_WRITE flag; into a read-only map, cannot tell. */
 	if ((mkind == HR_ARG_MEM_W || mkind == HR_ARG_MEM_W_NULL) &&
