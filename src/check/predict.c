@@ -2000,16 +2000,24 @@ static int proto_arg(struct walk *w, struct state *s, uint32_t pc,
 			break;
 		return mem_arg(w, s, pc, regno, (*map)->attr.value_size,
 			       kind == HR_ARG_MAP_VALUE_W);
-	case HR_ARG_FIXED4_W:
+	case HR_ARG_FIXED_W:
 		/* MEM_ALIGNED: check_ptr_alignment, strict on the stack. */
-		if (r->t == R_STACK && r->off % 4)
-			return fault(
-				w, s, pc,
-				"misaligned stack access off 0+%d+0 size 4",
-				r->off);
+		if (r->t == R_STACK && r->off % p->arg_size[regno - 1])
+			return fault(w, s, pc,
+				     "misaligned stack access off 0+%d+0 size "
+				     "%d",
+				     r->off, p->arg_size[regno - 1]);
 		if (r->t != R_STACK)
 			break;
-		return mem_arg(w, s, pc, regno, 4, true);
+		return mem_arg(w, s, pc, regno, p->arg_size[regno - 1], true);
+	case HR_ARG_FIXED_RO:
+		if (is_null_arg(r, HR_ARG_MEM_RO_NULL))
+			break;
+		return mem_arg(w, s, pc, regno, p->arg_size[regno - 1], false);
+	case HR_ARG_SOCK_COMMON_NULL:
+		if (is_const(r) && !r->lo)
+			return 0;
+		/* fall through */
 	case HR_ARG_SOCK_COMMON:
 		if (r->t == R_SOCK)
 			return 0;

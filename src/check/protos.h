@@ -24,8 +24,12 @@ enum hr_arg_kind {
 	HR_ARG_MAP, /* ARG_CONST_MAP_PTR */
 	HR_ARG_MAP_VALUE, /* ARG_PTR_TO_MAP_VALUE of the map before: read */
 	HR_ARG_MAP_VALUE_W, /* the same, MEM_UNINIT: written */
-	HR_ARG_FIXED4_W, /* ARG_PTR_TO_FIXED_SIZE_MEM, a u32, aligned */
+	/* ARG_PTR_TO_FIXED_SIZE_MEM of arg_size bytes: read; and with
+	 * MEM_UNINIT | MEM_WRITE | MEM_ALIGNED: written, aligned. */
+	HR_ARG_FIXED_RO,
+	HR_ARG_FIXED_W,
 	HR_ARG_SOCK_COMMON, /* ARG_PTR_TO_BTF_ID_SOCK_COMMON */
+	HR_ARG_SOCK_COMMON_NULL, /* the same, or NULL (PTR_MAYBE_NULL) */
 	HR_ARG_CONST_STR, /* ARG_PTR_TO_CONST_STR: in a frozen .rodata */
 };
 
@@ -37,6 +41,7 @@ enum hr_ret_kind {
 struct hr_proto {
 	int id; /* enum bpf_func_id */
 	uint8_t arg[5]; /* enum hr_arg_kind */
+	uint8_t arg_size[5]; /* HR_ARG_FIXED_*: the argN_size */
 	uint8_t ret; /* enum hr_ret_kind */
 	bool changes_pkt; /* bpf_helper_changes_pkt_data */
 	bool gpl_only; /* refused to programs of other licenses */
