@@ -17,8 +17,11 @@
  *      CPU's a, y the b of the copy of bpf_get_smp_processor_id()
  *   2  pcpu[0].pc swapped with NULL, the object dropped (XDP_TX), or
  *      null = 1 when there was none
- *   3  as 0, into pcpu[1]: test_percpu_obj then overwrites or deletes
- *      that element from user space, which frees the object
+ *   3  as 0, into pcpu[1]: test_percpu_obj then overwrites that
+ *      element from user space, which frees the object
+ *   4  as 0, into the element of hpcpu of key 1, made first when it is
+ *      not there: test_percpu_obj then deletes it from user space, which
+ *      frees the object
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -98,10 +101,17 @@ int xdp_percpu_obj(struct xdp_md *ctx)
 
 	if ((void *)(r + 1) > data_end)
 		return XDP_DROP;
-	if (r->mode > 3)
+	if (r->mode > 4)
 		return XDP_ABORTED;
-	key = r->mode == 3;
-	v = bpf_map_lookup_elem(&pcpu, &key);
+	key = r->mode >= 3;
+	if (r->mode == 4) {
+		struct pval init = {};
+
+		bpf_map_update_elem(&hpcpu, &key, &init, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&hpcpu, &key);
+	} else {
+		v = bpf_map_lookup_elem(&pcpu, &key);
+	}
 	if (!v)
 		return XDP_DROP;
 	if (r->mode == 1) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A map whose values hold a __percpu_kptr to the including program's
- * struct val, for the programs in progs/ that keep per-CPU objects
+ * An array and a hash whose values hold a __percpu_kptr to the including
+ * program's struct val, for the programs in progs/ that keep per-CPU objects
  * (bpf_percpu_obj_new). As in hr_kptr.h, clang 14 drops the type tag:
  * the typedef __tag_percpu_kptr becomes the type tag "percpu_kptr" in
  * the object's BTF (scripts/btf_type_tags.c, run by the Makefile on
@@ -25,5 +25,12 @@ struct {
 	__type(key, __u32);
 	__type(value, struct pval);
 } pcpu SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4);
+	__type(key, __u32);
+	__type(value, struct pval);
+} hpcpu SEC(".maps");
 
 #endif /* HR_PERCPU_KPTR_H */

@@ -204,30 +204,6 @@ static void kptr_one(struct oracle *o, bool kernel, const char *en,
 		y ? XDP_TX : XDP_PASS);
 }
 
-/* hkptrs' element 1 deleted from user space on both sides, which frees
- * the object its kptr holds (-ENOENT when there is none). */
-static void kptr_hash_delete(struct oracle *o, bool kernel)
-{
-	struct hr_object *ho = oracle_headroom_object(o, "xdp_kptr.o");
-	struct hr_map *hm = ho ? hr_object_find_map(ho, "hkptrs") : NULL;
-	struct bpf_object *ko = kernel ? oracle_kernel_object(o, "xdp_kptr.o") :
-					 NULL;
-	struct bpf_map *km = ko ? bpf_object__find_map_by_name(ko, "hkptrs") :
-				  NULL;
-	uint32_t key = 1;
-	int hr, k;
-
-	CHECK(hm && (!kernel || km), "hkptrs map on both sides");
-	if (!hm)
-		return;
-	hr = hr_map_delete_elem(hm, &key);
-	if (km) {
-		k = bpf_map__delete_elem(km, &key, sizeof(key), 0);
-		CHECK(hr == (k ? -errno : 0), "hkptrs delete: %d, kernel %d",
-		      hr, k ? -errno : 0);
-	}
-}
-
 /* An object into kptrs[0] and out again, the one before it coming back;
  * one left in kptrs[1] that a user space update frees. The last
  * engine's stays there for the map's end to free (ASan). */
@@ -245,10 +221,10 @@ static void kptr_cases(struct oracle *o, bool kernel, const char *en)
 	kptr_one(o, kernel, en, 2, 0x400, 2, 0, 0);
 	t_kptr_elem(o, kernel, "xdp_kptr.o", "kptrs", 0, false);
 	t_kptr_elem(o, kernel, "xdp_kptr.o", "kptrs", 1, false);
-	kptr_hash_delete(o, kernel);
+	t_kptr_delete(o, kernel, "xdp_kptr.o", "hkptrs", 1);
 	kptr_one(o, kernel, en, 3, 0x500, 2, 0, 0);
 	kptr_one(o, kernel, en, 3, 0x600, 0, 0, 0x500 + 0x501);
-	kptr_hash_delete(o, kernel);
+	t_kptr_delete(o, kernel, "xdp_kptr.o", "hkptrs", 1);
 	kptr_one(o, kernel, en, 3, 0x700, 2, 0, 0);
 }
 

@@ -4,7 +4,8 @@
  * (progs/helpers/xdp_percpu_obj.bpf.c): objects swapped into and out of
  * an array's field, each copy written and read back through
  * bpf_per_cpu_ptr (NULL past the last possible CPU) and
- * bpf_this_cpu_ptr, the field's object freed by a user space overwrite,
+ * bpf_this_cpu_ptr, the field's object freed by a user space overwrite
+ * of an array's element and a delete of a hash's,
  * compared with the kernel's BPF_PROG_TEST_RUN under the interpreter,
  * the JIT and the checked JIT: every return, the packet each case wrote
  * its answers into and the map's values, and headroom's answers against
@@ -88,13 +89,14 @@ static uint64_t missing(void)
 	return m;
 }
 
-/* A new object with copies written from @a into pcpu[@key]; @had: the
- * field held one before, which comes back dropped. */
-static void store(struct oracle *o, const char *en, uint32_t key, uint64_t a,
+/* A new object with copies written from @a into pcpu[0] (mode 0),
+ * pcpu[1] (3) or hpcpu's element 1 (4); @had: the field held one before,
+ * which comes back dropped. */
+static void store(struct oracle *o, const char *en, uint32_t mode, uint64_t a,
 		  bool had)
 {
 	struct pc_rec out;
-	uint32_t ret = pc_run(o, en, key ? 3 : 0, a, &out);
+	uint32_t ret = pc_run(o, en, mode, a, &out);
 
 	CHECK(ret == (had ? XDP_TX : XDP_PASS) && out.null == 0 &&
 		      out.y == missing(),
@@ -155,14 +157,23 @@ static void cases(struct oracle *o, bool kernel, size_t e)
 	store(o, en, 0, 0x300 + e, false);
 	read_back(o, en, 0x300 + e);
 	/* pcpu[1]: an object replaced, then freed by user space. */
-	store(o, en, 1, 0x400, false);
-	store(o, en, 1, 0x500, true);
+	store(o, en, 3, 0x400, false);
+	store(o, en, 3, 0x500, true);
 	t_kptr_elem(o, kernel, OBJ, "pcpu", 1, true);
-	store(o, en, 1, 0x600, false);
+	store(o, en, 3, 0x600, false);
 	t_kptr_elem(o, kernel, OBJ, "pcpu", 1, false);
 	t_kptr_elem(o, kernel, OBJ, "pcpu", 1, true);
 	t_kptr_elem(o, kernel, OBJ, "pcpu", 0, false);
 	t_kptr_elem(o, kernel, OBJ, "pcpu", 1, false);
+	/* hpcpu's element 1: replaced, then deleted with its object; the
+	 * last engine's left for the map's end. */
+	store(o, en, 4, 0x700, false);
+	store(o, en, 4, 0x800, true);
+	t_kptr_delete(o, kernel, OBJ, "hpcpu", 1);
+	t_kptr_delete(o, kernel, OBJ, "hpcpu", 1);
+	store(o, en, 4, 0x900 + e, false);
+	if (e < 2)
+		t_kptr_delete(o, kernel, OBJ, "hpcpu", 1);
 }
 
 static const struct t_forged forged[] = {

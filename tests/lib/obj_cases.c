@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The checks test_obj and test_percpu_obj share (obj_cases.h). */
+#include <errno.h>
 #include <string.h>
 
 #include <bpf/libbpf.h>
@@ -46,6 +47,26 @@ void t_kptr_elem(struct oracle *o, bool kernel, const char *obj,
 		      "%s[%u]: kernel %llx %llx, headroom %llx %llx", map, key,
 		      (unsigned long long)kv.tag, (unsigned long long)kv.p,
 		      (unsigned long long)hv.tag, (unsigned long long)hv.p);
+	}
+}
+
+void t_kptr_delete(struct oracle *o, bool kernel, const char *obj,
+		   const char *map, uint32_t key)
+{
+	struct hr_object *ho = oracle_headroom_object(o, obj);
+	struct hr_map *hm = ho ? hr_object_find_map(ho, map) : NULL;
+	struct bpf_object *ko = kernel ? oracle_kernel_object(o, obj) : NULL;
+	struct bpf_map *km = ko ? bpf_object__find_map_by_name(ko, map) : NULL;
+	int hr, k;
+
+	CHECK(hm && (!kernel || km), "%s map on both sides", map);
+	if (!hm)
+		return;
+	hr = hr_map_delete_elem(hm, &key);
+	if (km) {
+		k = bpf_map__delete_elem(km, &key, sizeof(key), 0);
+		CHECK(hr == (k ? -errno : 0), "%s delete: %d, kernel %d", map,
+		      hr, k ? -errno : 0);
 	}
 }
 

@@ -2,7 +2,8 @@
 /*
  * What test_obj and test_percpu_obj both check: a map value of a kptr
  * field and a tag (struct { u64 tag; T __kptr *p; }) compared between
- * the kernel and headroom or overwritten on both sides from user space,
+ * the kernel and headroom or overwritten or deleted on both sides from
+ * user space,
  * and the programs headroom's loader refuses to allocate an object for,
  * each with its message.
  */
@@ -20,6 +21,12 @@ struct oracle;
  * the tags equal, the kptr read as 0 (check_and_init_map_value). */
 void t_kptr_elem(struct oracle *o, bool kernel, const char *obj,
 		 const char *map, uint32_t key, bool set);
+
+/* Element @key of hash map @map of @obj deleted from user space on both
+ * sides (which frees the object its kptr owns), the answers compared
+ * (-ENOENT when there is none). */
+void t_kptr_delete(struct oracle *o, bool kernel, const char *obj,
+		   const char *map, uint32_t key);
 
 /* Each program cases[i][0] of @obj (under the test programs' directory)
  * refused at load, its message holding cases[i][1]. */
