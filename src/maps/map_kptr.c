@@ -98,6 +98,27 @@ void *hr_obj_alloc(uint32_t size, bool refcounted)
 	return h + 1;
 }
 
+/* refcount_inc_not_zero, saturating as refcount_t does: an object
+ * whose last reference is going is not taken again. */
+static bool inc_not_zero(struct obj_head *h)
+{
+	uint32_t n = __atomic_load_n(&h->refs, __ATOMIC_RELAXED);
+
+	do {
+		if (n == 0 || n == UINT32_MAX)
+			return false;
+	} while (!__atomic_compare_exchange_n(
+		&h->refs, &n, n + 1, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+	return true;
+}
+
+bool hr_obj_acquire(void *obj)
+{
+	struct obj_head *h = head_of(obj);
+
+	return (h->flags & OBJ_REFCOUNTED) && inc_not_zero(h);
+}
+
 static void **pcpu_bucket(const void *obj)
 {
 	uintptr_t h = (uintptr_t)obj >> 4;
@@ -149,12 +170,9 @@ void *hr_obj_percpu_get(uint64_t ptr, bool held)
 	if (ptr && *pcpu_find(obj)) {
 		h = head_of(obj);
 		/* Found, it is not freed before the lock is let go of; its
-		 * last reference may be gone already (refs 0). */
-		if ((held || h->list) &&
-		    __atomic_load_n(&h->refs, __ATOMIC_RELAXED)) {
-			__atomic_add_fetch(&h->refs, 1, __ATOMIC_ACQ_REL);
+		 * last reference may be going already. */
+		if ((held || h->list) && inc_not_zero(h))
 			got = obj;
-		}
 	}
 	pthread_mutex_unlock(&kptr_lock);
 	return got;
@@ -184,22 +202,6 @@ void hr_obj_free(void *obj)
 		free(h->copies);
 	}
 	free(h);
-}
-
-bool hr_obj_acquire(void *obj)
-{
-	struct obj_head *h = head_of(obj);
-	uint32_t n = __atomic_load_n(&h->refs, __ATOMIC_RELAXED);
-
-	if (!(h->flags & OBJ_REFCOUNTED))
-		return false;
-	/* refcount_inc_not_zero, saturating as refcount_t does. */
-	do {
-		if (n == 0 || n == UINT32_MAX)
-			return false;
-	} while (!__atomic_compare_exchange_n(
-		&h->refs, &n, n + 1, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
-	return true;
 }
 
 /* Under kptr_lock: a per-CPU object's field (@slot, or NULL as it
