@@ -136,18 +136,20 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(TEST_LIB_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# clang 14 leaves BTF type tags out: programs that name them through
-# progs/include/hr_kptr.h get them from this tool (scripts/btf_type_tags.c).
+# clang 14 leaves BTF type tags out: programs that name them with a
+# typedef __tag_NAME (progs/include/hr_kptr.h's __tag_kptr,
+# hr_percpu_kptr.h's __tag_percpu_kptr, a program's own) get them from
+# this tool (scripts/btf_type_tags.c).
 BTF_TAGS_TOOL := $(BUILD)/scripts/btf-type-tags
 $(BTF_TAGS_TOOL): scripts/btf_type_tags.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -o $@ $< -lbpf -lelf
 
 define prog_rule
-$(BUILD)/progs/$(notdir $(1:.bpf.c=.o)): $(1) $$(wildcard progs/include/*.h) $(if $(shell grep -l 'hr_kptr.h' $(1)),$(BTF_TAGS_TOOL))
+$(BUILD)/progs/$(notdir $(1:.bpf.c=.o)): $(1) $$(wildcard progs/include/*.h) $(if $(shell grep -l 'kptr.h\|__tag_' $(1)),$(BTF_TAGS_TOOL))
 	@mkdir -p $$(dir $$@)
 	$$(CLANG) $$(BPF_CFLAGS) -c $$< -o $$@
-	$(if $(shell grep -l 'hr_kptr.h' $(1)),$(BTF_TAGS_TOOL) $$@)
+	$(if $(shell grep -l 'kptr.h\|__tag_' $(1)),$(BTF_TAGS_TOOL) $$@)
 endef
 $(foreach p,$(PROG_SRCS),$(eval $(call prog_rule,$(p))))
 

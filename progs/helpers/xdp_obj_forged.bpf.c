@@ -47,6 +47,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
+#include "hr_forged.h"
 #include "hr_list.h"
 #include "hr_rbtree.h"
 
@@ -57,17 +58,6 @@ struct thing {
 };
 
 #include "hr_kptr.h"
-
-static __u32 pkt_off(struct xdp_md *ctx)
-{
-	void *data = (void *)(long)ctx->data;
-	void *data_end = (void *)(long)ctx->data_end;
-	__u8 *p = data;
-
-	if (data + 15 > data_end)
-		return 0;
-	return p[14];
-}
 
 SEC("xdp")
 int obj_past(struct xdp_md *ctx)

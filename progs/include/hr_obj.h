@@ -13,6 +13,9 @@
 extern void *bpf_obj_new_impl(__u64 local_type_id__k, void *meta__ign) __ksym;
 extern void bpf_obj_drop_impl(void *kptr, void *meta__ign) __ksym;
 extern void *bpf_refcount_acquire_impl(void *kptr, void *meta__ign) __ksym;
+extern void *bpf_percpu_obj_new_impl(__u64 local_type_id__k,
+				     void *meta__ign) __ksym;
+extern void bpf_percpu_obj_drop_impl(void *kptr, void *meta__ign) __ksym;
 
 /* include/linux/bpf.h's, absent from the 6.1 UAPI headers. */
 struct bpf_refcount {
@@ -24,5 +27,10 @@ struct bpf_refcount {
 #define bpf_obj_drop(kptr) bpf_obj_drop_impl(kptr, NULL)
 #define bpf_refcount_acquire(kptr) \
 	((typeof(kptr))bpf_refcount_acquire_impl(kptr, NULL))
+/* A per-CPU object: its copies reached by bpf_per_cpu_ptr and
+ * bpf_this_cpu_ptr alone. */
+#define bpf_percpu_obj_new(type) \
+	((type *)bpf_percpu_obj_new_impl(bpf_core_type_id_local(type), NULL))
+#define bpf_percpu_obj_drop(kptr) bpf_percpu_obj_drop_impl(kptr, NULL)
 
 #endif /* HR_OBJ_H */

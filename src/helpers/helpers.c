@@ -22,6 +22,8 @@ const struct hr_kfunc *const hr_common_kfuncs[] = {
 	&hr_kfunc_obj_new_impl,
 	&hr_kfunc_obj_drop_impl,
 	&hr_kfunc_refcount_acquire_impl,
+	&hr_kfunc_percpu_obj_new_impl,
+	&hr_kfunc_percpu_obj_drop_impl,
 	&hr_kfunc_list_push_front_impl,
 	&hr_kfunc_list_push_back_impl,
 	&hr_kfunc_list_pop_front,
@@ -111,6 +113,8 @@ const struct hr_helper *const hr_base_helpers[] = {
 	&hr_helper_timer_start,
 	&hr_helper_timer_cancel,
 	&hr_helper_kptr_xchg,
+	&hr_helper_per_cpu_ptr,
+	&hr_helper_this_cpu_ptr,
 	NULL,
 };
 

@@ -224,6 +224,15 @@ extern const struct hr_kfunc hr_kfunc_rbtree_right;
 /* bpf_spin_unlock: the run's references to objects in lists go. */
 void hr_obj_unlocked(struct hr_run *run);
 extern const struct hr_helper hr_helper_kptr_xchg; /* 194 */
+/* Per-CPU objects (kfuncs_percpu.c): the run's reference to the one at
+ * @ptr, or NULL; @obj made the run's (0, @obj let go of, when it holds
+ * all it can), for bpf_kptr_xchg on a __percpu_kptr field. */
+extern const struct hr_kfunc hr_kfunc_percpu_obj_new_impl;
+extern const struct hr_kfunc hr_kfunc_percpu_obj_drop_impl;
+extern const struct hr_helper hr_helper_per_cpu_ptr; /* 153 */
+extern const struct hr_helper hr_helper_this_cpu_ptr; /* 154 */
+struct hr_held_rec *hr_percpu_held(struct hr_run *run, uint64_t ptr);
+uint64_t hr_percpu_hold(struct hr_run *run, void *obj);
 extern const struct hr_kfunc hr_kfunc_res_spin_unlock;
 extern const struct hr_kfunc hr_kfunc_res_spin_lock_irqsave;
 extern const struct hr_kfunc hr_kfunc_res_spin_unlock_irqrestore;

@@ -31,7 +31,9 @@
  * __kptr field of a map value, which then owns it (the run no longer
  * may touch it), and gives the run the object the field owned, or NULL.
  * The verifier makes the field a kptr of a map value and the object one
- * the run owns; a call breaking either stops the run here.
+ * the run owns; a call breaking either stops the run here. A
+ * __percpu_kptr field moves the run's per-CPU objects (kfuncs_percpu.c)
+ * in and out alike, and no others.
  *
  * An object of a struct with a struct bpf_refcount may have several
  * owners: bpf_refcount_acquire_impl gives the run one more reference
@@ -237,25 +239,32 @@ static struct hr_map *field_value(struct hr_run *run, uint64_t addr,
 }
 
 /* The kptr field at @addr of a map value the run may write, or NULL
- * after stopping the run ("R1 doesn't point to kptr"). */
-static struct hr_map *kptr_field(struct hr_run *run, uint64_t addr)
+ * after stopping the run ("R1 doesn't point to kptr"); *@percpu tells a
+ * __percpu_kptr. */
+static struct hr_map *kptr_field(struct hr_run *run, uint64_t addr,
+				 bool *percpu)
 {
 	uint8_t *value;
 	struct hr_map *map = field_value(run, addr, 8, &value);
 	unsigned int i;
 
 	for (i = 0; map && i < map->nkptrs; i++)
-		if ((uint8_t *)(uintptr_t)addr == value + map->kptr_off[i])
+		if ((uint8_t *)(uintptr_t)addr == value + map->kptr_off[i]) {
+			*percpu = map->kptr_percpu & (1u << i);
 			return map;
+		}
 	hr_run_abort(run, HR_ABORT_HELPER_ARG, addr);
 	return NULL;
 }
 
-/* void *bpf_kptr_xchg(void *map_value, void *ptr) */
+/* void *bpf_kptr_xchg(void *map_value, void *ptr): a __percpu_kptr
+ * field takes the run's per-CPU objects alone, a __kptr one the others
+ * (the verifier's type match). */
 static uint64_t kptr_xchg(uint64_t dst, uint64_t ptr, uint64_t r3, uint64_t r4,
 			  uint64_t r5, struct hr_run *run)
 {
-	struct hr_map *map = kptr_field(run, dst);
+	bool percpu = false;
+	struct hr_map *map = kptr_field(run, dst, &percpu);
 	struct hr_held_rec *h = NULL;
 	uint32_t size = 0, old_size;
 	void *obj = NULL, *old;
@@ -263,18 +272,20 @@ static uint64_t kptr_xchg(uint64_t dst, uint64_t ptr, uint64_t r3, uint64_t r4,
 	if (!map)
 		return 0;
 	if (ptr) {
-		h = held(run, ptr);
+		h = percpu ? hr_percpu_held(run, ptr) : held(run, ptr);
 		if (!h) {
 			hr_run_abort(run, HR_ABORT_HELPER_ARG, ptr);
 			return 0;
 		}
 		obj = h->obj;
-		size = (uint32_t)(h->end - h->start);
+		size = hr_obj_size(obj);
 		unhold(run, h);
 	}
 	old = hr_map_kptr_xchg(map, (void *)(uintptr_t)dst, obj, size,
 			       &old_size);
-	return old ? hold(run, old, old_size) : 0;
+	if (!old)
+		return 0;
+	return percpu ? hr_percpu_hold(run, old) : hold(run, old, old_size);
 }
 
 const struct hr_helper hr_helper_kptr_xchg = {

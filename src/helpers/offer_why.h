@@ -9,8 +9,6 @@
 
 #define WHY_TASK \
 	"it reads the current task, its memory or its signals; a program in headroom runs on no kernel task, so nothing true could be returned"
-#define WHY_KMEM \
-	"it reads kernel memory or kernel objects by address, which a user-space runtime has none of"
 #define WHY_KCTX \
 	"it casts to the kernel's own types (the xdp_buff or sk_buff behind the context, any BTF type), whose layout headroom's contexts do not share"
 #define WHY_SOCK \
@@ -28,8 +26,6 @@
 	"it reads the route's realm (dst->tclassid), which headroom's FIB model does not carry"
 #define WHY_NETNS \
 	"it reads the network namespace cookie, which headroom has no namespaces to give"
-#define WHY_GRAPH \
-	"not implemented yet: of allocated objects headroom models bpf_obj_new, bpf_obj_drop, bpf_kptr_xchg, bpf_refcount_acquire and lists and rbtrees in map values alone (no per-CPU objects)"
 #define WHY_TODO "not implemented yet"
 
 #endif /* HR_HELPERS_OFFER_WHY_H */

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The structs of an object's BTF that bpf_obj_new_impl may allocate, by
- * local type id (what bpf_core_type_id_local() gives the call): their
- * size and whether they hold a special field headroom does not model
- * yet. The kernel's verifier (check_kfunc_call for KF_bpf_obj_new_impl)
+ * The structs of an object's BTF that bpf_obj_new_impl and
+ * bpf_percpu_obj_new_impl may allocate, by local type id (what
+ * bpf_core_type_id_local() gives the call): their size, whether they
+ * hold a special field headroom does not model yet, and whether the
+ * verifier takes them for a per-CPU object (no more than
+ * BPF_GLOBAL_PERCPU_MA_MAX_SIZE bytes, a struct of scalars, no special
+ * field: check_kfunc_call's refusals, in its words). The kernel's verifier (check_kfunc_call for KF_bpf_obj_new_impl)
  * takes a struct of program BTF and rewrites the call with its size and
  * its btf_struct_meta (btf_parse_fields' record: spin locks, list and
  * rbtree heads and nodes, kptrs, bpf_refcount); the kfunc
@@ -22,6 +25,7 @@
 
 #include "loader/btf_value.h"
 #include "loader/loader.h"
+#include "loader/map_fields.h"
 #include "maps/map.h"
 #include "maps/map_timer.h"
 #include "progs/prog.h"
@@ -120,10 +124,84 @@ static bool has_refcount(const struct btf *btf, const struct btf_type *t)
 	return false;
 }
 
+/* BPF_GLOBAL_PERCPU_MA_MAX_SIZE, the largest struct the verifier lets
+ * bpf_percpu_obj_new allocate. */
+#define PERCPU_MAX_SIZE 512
+
+/* The special fields btf_parse_fields finds for an object's
+ * btf_struct_meta, which a per-CPU object may not hold. */
+static const char *const meta_structs[] = {
+	"bpf_spin_lock", "bpf_res_spin_lock", "bpf_list_head", "bpf_list_node",
+	"bpf_rb_root",	 "bpf_rb_node",	      "bpf_refcount",
+};
+
+static bool is_scalar(const struct btf_type *t)
+{
+	return t && (btf_is_int(t) || btf_kind(t) == BTF_KIND_ENUM);
+}
+
+/* __btf_type_is_scalar_struct: every member an int or enum, an array of
+ * them with elements, or a struct of them nested at most three deep;
+ * *@special set when one of those structs is one of meta_structs. */
+static bool scalar_struct(const struct btf *btf, const struct btf_type *t,
+			  int depth, bool *special)
+{
+	uint16_t i;
+
+	if (!t || !btf_is_composite(t))
+		return false;
+	if (depth &&
+	    in_list(btf__name_by_offset(btf, t->name_off), meta_structs,
+		    sizeof(meta_structs) / sizeof(meta_structs[0])))
+		*special = true;
+	for (i = 0; i < btf_vlen(t); i++) {
+		uint32_t id = btf_members(t)[i].type;
+		const struct btf_type *m = hr_btf_skip_mods(btf, &id);
+
+		if (m && btf_is_composite(m)) {
+			if (depth >= 3 ||
+			    !scalar_struct(btf, m, depth + 1, special))
+				return false;
+			continue;
+		}
+		if (m && btf_is_array(m)) {
+			id = btf_array(m)->type;
+			if (!btf_array(m)->nelems ||
+			    !is_scalar(hr_btf_skip_mods(btf, &id)))
+				return false;
+			continue;
+		}
+		if (!is_scalar(m))
+			return false;
+	}
+	return true;
+}
+
+/* Why check_kfunc_call refuses bpf_percpu_obj_new of struct @id, in
+ * its words (after "bpf_percpu_obj_new "); NULL when it does not. */
+static const char *percpu_refusal(const struct btf *btf, uint32_t id, char *buf,
+				  size_t len)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	bool special = false;
+
+	if (t->size > PERCPU_MAX_SIZE) {
+		snprintf(buf, len, "type size (%u) is greater than %u", t->size,
+			 PERCPU_MAX_SIZE);
+		return buf;
+	}
+	if (!scalar_struct(btf, t, 0, &special))
+		return "type ID argument must be of a struct of scalars";
+	if (special)
+		return "type ID argument must not contain special fields";
+	return NULL;
+}
+
 static int build(struct hr_loader *ld)
 {
 	struct hr_object *obj = ld->obj;
 	uint32_t i, n = btf__type_cnt(ld->btf);
+	char why[64];
 
 	obj->local_types = calloc(n, sizeof(*obj->local_types));
 	if (!obj->local_types)
@@ -139,6 +217,7 @@ static int build(struct hr_loader *ld)
 		lt->size = t->size;
 		lt->unmodelled = unmodelled(ld->btf, i, 0) != NULL;
 		lt->refcounted = has_refcount(ld->btf, t);
+		lt->percpu = !percpu_refusal(ld->btf, i, why, sizeof(why));
 	}
 	return 0;
 }
@@ -147,6 +226,7 @@ static bool alloc_kfunc(const struct hr_kfunc *k)
 {
 	return k && (!strcmp(k->name, "bpf_obj_new_impl") ||
 		     !strcmp(k->name, "bpf_obj_drop_impl") ||
+		     !strncmp(k->name, "bpf_percpu_obj_", 15) ||
 		     !strcmp(k->name, "bpf_refcount_acquire_impl") ||
 		     !strncmp(k->name, "bpf_list_", 9) ||
 		     !strncmp(k->name, "bpf_rbtree_", 11));
@@ -182,6 +262,8 @@ int hr_ld_alloc_types(struct hr_loader *ld, const struct hr_prog *prog)
 {
 	struct hr_object *obj = ld->obj;
 	const struct btf_type *t;
+	bool percpu;
+	char why[64];
 	uint32_t pc;
 	int64_t id;
 	int ret;
@@ -202,17 +284,28 @@ int hr_ld_alloc_types(struct hr_loader *ld, const struct hr_prog *prog)
 			if (ret)
 				return hr_ld_error(ld, ret, "out of memory");
 		}
-		if (strcmp(k->name, "bpf_obj_new_impl"))
+		percpu = !strcmp(k->name, "bpf_percpu_obj_new_impl");
+		if (strcmp(k->name, "bpf_obj_new_impl") && !percpu)
 			continue;
 		id = r1_const(prog, pc);
 		if (id < 0)
 			continue;
 		if (id >= obj->nlocal_types || !obj->local_types[id].alloc)
+			return hr_ld_error(
+				ld, -EINVAL,
+				"section '%s' insn %u: bpf_obj_new/"
+				"bpf_percpu_obj_new type ID argument "
+				"must be of a struct",
+				prog->sec, pc);
+		if (percpu && !obj->local_types[id].percpu)
 			return hr_ld_error(ld, -EINVAL,
-					   "section '%s' insn %u: bpf_obj_new "
-					   "type ID argument must be of a "
-					   "struct",
-					   prog->sec, pc);
+					   "section '%s' insn %u: "
+					   "bpf_percpu_obj_new %s",
+					   prog->sec, pc,
+					   percpu_refusal(ld->btf, (uint32_t)id,
+							  why, sizeof(why)));
+		if (percpu)
+			continue;
 		/* check_kfunc_call: what bpf_mem_alloc cannot serve. */
 		if (obj->local_types[id].size + OBJ_LLIST_NODE > OBJ_CACHE_MAX)
 			return hr_ld_error(ld, -EINVAL,

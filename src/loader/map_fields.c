@@ -4,7 +4,8 @@
  * btf_parse_fields looks for them (kernel/bpf/btf.c): here three kinds are
  * placed exactly, a struct bpf_spin_lock, a struct bpf_timer and a struct
  * bpf_wq among the value's own members (headroom check reads the lock,
- * the maps the timer and the wq), and its own __kptr members to structs
+ * the maps the timer and the wq), and its own __kptr and __percpu_kptr
+ * members to structs
  * (the maps keep what they own, maps/map_kptr.c); any other special
  * struct, a pointer member, a second one or a special struct nested
  * deeper, and a kptr too, makes the answer "unsure", so the verdict stays
@@ -37,9 +38,7 @@ static bool is_special(const char *name)
 	return false;
 }
 
-/* @id with typedefs and qualifiers skipped (type tags too: a tagged
- * pointer is still a pointer). */
-static const struct btf_type *skip_mods(const struct btf *btf, __u32 *id)
+const struct btf_type *hr_btf_skip_mods(const struct btf *btf, __u32 *id)
 {
 	const struct btf_type *t = btf__type_by_id(btf, *id);
 
@@ -68,7 +67,7 @@ static void scan_members(const struct btf *btf, const struct btf_type *t,
 static void scan_type(const struct btf *btf, __u32 id, int off, int depth,
 		      struct hr_map_fields *f)
 {
-	const struct btf_type *t = skip_mods(btf, &id);
+	const struct btf_type *t = hr_btf_skip_mods(btf, &id);
 	const char *name;
 
 	if (!t || depth > MAX_DEPTH) {
@@ -78,17 +77,25 @@ static void scan_type(const struct btf *btf, __u32 id, int off, int depth,
 	if (btf_is_ptr(t)) {
 		const struct btf_type *tag = btf__type_by_id(btf, t->type);
 		__u32 to = tag ? tag->type : 0;
-		const struct btf_type *s = skip_mods(btf, &to);
+		const struct btf_type *s = hr_btf_skip_mods(btf, &to);
+
+		const char *tname =
+			tag && btf_is_type_tag(tag) ?
+				btf__name_by_offset(btf, tag->name_off) :
+				"";
+		bool percpu = !strcmp(tname, "percpu_kptr");
 
 		/* struct T __kptr *: a pointer to the type tag "kptr" of a
-		 * struct (btf_find_kptr). */
-		if (depth == 1 && tag && btf_is_type_tag(tag) &&
-		    !strcmp(btf__name_by_offset(btf, tag->name_off), "kptr") &&
-		    s && btf_is_struct(s) &&
-		    f->nkptrs < sizeof(f->kptr_off) / sizeof(f->kptr_off[0]))
+		 * struct (btf_find_kptr), "percpu_kptr" for __percpu_kptr. */
+		if (depth == 1 && (percpu || !strcmp(tname, "kptr")) && s &&
+		    btf_is_struct(s) &&
+		    f->nkptrs < sizeof(f->kptr_off) / sizeof(f->kptr_off[0])) {
+			if (percpu)
+				f->kptr_percpu |= 1u << f->nkptrs;
 			f->kptr_off[f->nkptrs++] = off;
-		else
+		} else {
 			f->unsure = true;
+		}
 		return;
 	}
 	if (btf_is_array(t)) {
@@ -129,6 +136,7 @@ void hr_map_fields_btf(const struct btf *btf, const char *map_name,
 	f->unsure = false;
 	f->has_btf = false;
 	f->nkptrs = 0;
+	f->kptr_percpu = 0;
 	f->unsure_but_kptrs = false;
 	if (!btf) {
 		/* No BTF: the kernel finds no fields either. */
@@ -145,7 +153,7 @@ void hr_map_fields_btf(const struct btf *btf, const char *map_name,
 	if (!value_id)
 		return;
 	f->has_btf = true;
-	t = skip_mods(btf, &value_id);
+	t = hr_btf_skip_mods(btf, &value_id);
 	if (t && btf_is_datasec(t)) {
 		const struct btf_var_secinfo *v = btf_var_secinfos(t);
 		int i;

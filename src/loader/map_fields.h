@@ -10,6 +10,7 @@
 #define HR_LOADER_MAP_FIELDS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct hr_map_fields {
 	int lock_off; /* the value's top-level bpf_spin_lock; -1: none */
@@ -21,15 +22,24 @@ struct hr_map_fields {
 	/* The object has BTF for the value (the kernel's map->btf). */
 	bool has_btf;
 	int wq_off; /* the value's top-level bpf_wq; -1: none */
-	/* The value's top-level __kptr fields to structs (which make it
+	/* The value's top-level __kptr and __percpu_kptr fields to structs
+	 * (which make it
 	 * unsure as well: headroom check does not follow them). */
 	int kptr_off[11];
 	unsigned int nkptrs;
+	/* Bit i: kptr_off[i] is tagged percpu_kptr. */
+	unsigned int kptr_percpu;
 	/* unsure for another reason than those kptrs. */
 	bool unsure_but_kptrs;
 };
 
 struct btf;
+struct btf_type;
+
+/* @id with typedefs, qualifiers and type tags skipped (the kernel's
+ * btf_type_skip_modifiers: a tagged pointer is still a pointer), the
+ * type reached in *@id; NULL when the BTF has no such type. */
+const struct btf_type *hr_btf_skip_mods(const struct btf *btf, uint32_t *id);
 
 /* Fills @f for map @map_name of the object at @path. */
 void hr_check_map_fields(const char *path, const char *map_name,

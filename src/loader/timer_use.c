@@ -36,8 +36,11 @@ void hr_ld_map_timer(struct hr_loader *ld, struct hr_map *map)
 	hr_map_fields_btf(ld->btf, map->name, &f);
 	/* Kptrs of arrays and hashes (the per-CPU ones not yet). */
 	if (hr_map_timer_type_ok(map->attr.type))
-		for (i = 0; i < f.nkptrs && i < HR_MAP_MAX_KPTRS; i++)
+		for (i = 0; i < f.nkptrs && i < HR_MAP_MAX_KPTRS; i++) {
+			if (f.kptr_percpu & (1u << i))
+				map->kptr_percpu |= 1u << map->nkptrs;
 			map->kptr_off[map->nkptrs++] = f.kptr_off[i];
+		}
 	if ((f.nkptrs ? f.unsure_but_kptrs : f.unsure) ||
 	    !hr_map_timer_type_ok(map->attr.type))
 		return;

@@ -171,6 +171,9 @@ struct hr_map {
 	 * the loader from BTF (map_kptr.c keeps what each owns). */
 	int kptr_off[HR_MAP_MAX_KPTRS];
 	unsigned int nkptrs;
+	/* Bit i: kptr_off[i] is a __percpu_kptr, which owns per-CPU
+	 * objects (bpf_percpu_obj_new) and no others. */
+	uint32_t kptr_percpu;
 	/* The value's struct bpf_list_head, the bpf_spin_lock guarding it
 	 * and the offset of the bpf_list_node in the objects it holds
 	 * (its __contains tag), set by the loader; list_off -1: none. With

@@ -51,17 +51,35 @@ struct obj_head {
 	uint32_t refs;
 	uint32_t flags;
 	uint32_t size;
-	uint32_t pad;
+	/* A per-CPU object's copies (0 for another object). */
+	uint32_t ncopies;
 	/* The list head or rbtree root that holds it (its bpf_list_node's
-	 * or bpf_rb_node's owner), or NULL. */
+	 * or bpf_rb_node's owner), or NULL; of a per-CPU object, the kptr
+	 * field that owns it. */
 	void *list;
-	/* In an rbtree: its children and parent (objects), its colour. */
-	void *rb_left, *rb_right, *rb_parent;
-	uint64_t rb_red;
+	union {
+		/* In an rbtree: its children and parent (objects), its
+		 * colour. */
+		struct {
+			void *rb_left, *rb_right, *rb_parent;
+			uint64_t rb_red;
+		};
+		/* A per-CPU object: its copies, apart from it so that no
+		 * access through its own address reaches them; the next
+		 * in its bucket of pcpu_table. */
+		struct {
+			uint8_t *copies;
+			void *pcpu_next;
+		};
+	};
 	uint64_t pad2; /* the object 16-aligned, as kmalloc's */
 };
 
 #define OBJ_REFCOUNTED 0x1
+
+/* Every per-CPU object alive, by its address, under kptr_lock: what
+ * bpf_per_cpu_ptr takes is looked up here, never read first. */
+static void *pcpu_table[KPTR_BUCKETS];
 
 static struct obj_head *head_of(void *obj)
 {
@@ -80,30 +98,118 @@ void *hr_obj_alloc(uint32_t size, bool refcounted)
 	return h + 1;
 }
 
-void hr_obj_free(void *obj)
+/* refcount_inc_not_zero, saturating as refcount_t does: an object
+ * whose last reference is going is not taken again. */
+static bool inc_not_zero(struct obj_head *h)
 {
-	struct obj_head *h = head_of(obj);
-
-	/* __bpf_obj_drop_impl: a refcounted object goes with its last
-	 * reference. */
-	if (__atomic_sub_fetch(&h->refs, 1, __ATOMIC_ACQ_REL) == 0)
-		free(h);
-}
-
-bool hr_obj_acquire(void *obj)
-{
-	struct obj_head *h = head_of(obj);
 	uint32_t n = __atomic_load_n(&h->refs, __ATOMIC_RELAXED);
 
-	if (!(h->flags & OBJ_REFCOUNTED))
-		return false;
-	/* refcount_inc_not_zero, saturating as refcount_t does. */
 	do {
 		if (n == 0 || n == UINT32_MAX)
 			return false;
 	} while (!__atomic_compare_exchange_n(
 		&h->refs, &n, n + 1, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
 	return true;
+}
+
+bool hr_obj_acquire(void *obj)
+{
+	struct obj_head *h = head_of(obj);
+
+	return (h->flags & OBJ_REFCOUNTED) && inc_not_zero(h);
+}
+
+static void **pcpu_bucket(const void *obj)
+{
+	uintptr_t h = (uintptr_t)obj >> 4;
+
+	return &pcpu_table[(h ^ (h >> 10)) % KPTR_BUCKETS];
+}
+
+void *hr_obj_alloc_percpu(uint32_t size, uint32_t ncopies)
+{
+	struct obj_head *h = calloc(1, sizeof(*h));
+	void **b;
+
+	if (!h)
+		return NULL;
+	h->copies = calloc(ncopies, HR_ROUND8(size));
+	if (!h->copies) {
+		free(h);
+		return NULL;
+	}
+	h->refs = 1;
+	h->size = size;
+	h->ncopies = ncopies;
+	pthread_mutex_lock(&kptr_lock);
+	b = pcpu_bucket(h + 1);
+	h->pcpu_next = *b;
+	*b = h + 1;
+	pthread_mutex_unlock(&kptr_lock);
+	return h + 1;
+}
+
+/* Under kptr_lock: the per-CPU object at @ptr's bucket link to it, or
+ * to the bucket's end. */
+static void **pcpu_find(const void *ptr)
+{
+	void **p = pcpu_bucket(ptr);
+
+	while (*p && *p != ptr)
+		p = &head_of(*p)->pcpu_next;
+	return p;
+}
+
+void *hr_obj_percpu_get(uint64_t ptr, bool held)
+{
+	void *obj = (void *)(uintptr_t)ptr;
+	struct obj_head *h;
+	void *got = NULL;
+
+	pthread_mutex_lock(&kptr_lock);
+	if (ptr && *pcpu_find(obj)) {
+		h = head_of(obj);
+		/* Found, it is not freed before the lock is let go of; its
+		 * last reference may be going already. */
+		if ((held || h->list) && inc_not_zero(h))
+			got = obj;
+	}
+	pthread_mutex_unlock(&kptr_lock);
+	return got;
+}
+
+uint8_t *hr_obj_percpu_copy(void *obj, uint32_t cpu)
+{
+	struct obj_head *h = head_of(obj);
+
+	if (cpu >= h->ncopies)
+		return NULL;
+	return h->copies + (size_t)cpu * HR_ROUND8(h->size);
+}
+
+void hr_obj_free(void *obj)
+{
+	struct obj_head *h = head_of(obj);
+
+	/* __bpf_obj_drop_impl: a refcounted object goes with its last
+	 * reference; a per-CPU one leaves the table of the living first. */
+	if (__atomic_sub_fetch(&h->refs, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	if (h->ncopies) {
+		pthread_mutex_lock(&kptr_lock);
+		*pcpu_find(obj) = h->pcpu_next;
+		pthread_mutex_unlock(&kptr_lock);
+		free(h->copies);
+	}
+	free(h);
+}
+
+/* Under kptr_lock: a per-CPU object's field (@slot, or NULL as it
+ * leaves it), which bpf_per_cpu_ptr takes its address from. */
+static void owned_by(void *obj, void *slot)
+{
+	if (obj && head_of(obj)->ncopies)
+		head_of(obj)->list = slot;
 }
 
 static struct kptr_own **bucket(const void *slot)
@@ -126,8 +232,9 @@ static struct kptr_own **find(const void *slot)
 void *hr_map_kptr_xchg(struct hr_map *map, void *slot, void *obj, uint32_t size,
 		       uint32_t *old_size)
 {
-	struct kptr_own **p, *o;
-	void *old = NULL;
+	/* Got before the lock: a per-CPU object freed takes it. */
+	struct kptr_own **p, *o, *spare = obj ? malloc(sizeof(*o)) : NULL;
+	void *old = NULL, *dropped = NULL;
 
 	*old_size = 0;
 	pthread_mutex_lock(&kptr_lock);
@@ -138,11 +245,12 @@ void *hr_map_kptr_xchg(struct hr_map *map, void *slot, void *obj, uint32_t size,
 		*old_size = o->size;
 	}
 	if (obj && !o) {
-		o = malloc(sizeof(*o));
+		o = spare;
+		spare = NULL;
 		if (!o) {
 			/* Nowhere to keep it: the field stays empty and
 			 * the object is freed, as a full map would drop it. */
-			hr_obj_free(obj);
+			dropped = obj;
 			obj = NULL;
 		} else {
 			o->next = NULL;
@@ -151,6 +259,8 @@ void *hr_map_kptr_xchg(struct hr_map *map, void *slot, void *obj, uint32_t size,
 			*p = o;
 		}
 	}
+	owned_by(old, NULL);
+	owned_by(obj, slot);
 	if (obj) {
 		o->obj = obj;
 		o->size = size;
@@ -161,6 +271,9 @@ void *hr_map_kptr_xchg(struct hr_map *map, void *slot, void *obj, uint32_t size,
 	__atomic_store_n((uint64_t *)slot, (uint64_t)(uintptr_t)obj,
 			 __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&kptr_lock);
+	free(spare);
+	if (dropped)
+		hr_obj_free(dropped);
 	return old;
 }
 
@@ -175,8 +288,10 @@ void hr_map_kptr_free_value(struct hr_map *map, void *value)
 		pthread_mutex_lock(&kptr_lock);
 		p = find(slot);
 		o = *p;
-		if (o)
+		if (o) {
 			*p = o->next;
+			owned_by(o->obj, NULL);
+		}
 		pthread_mutex_unlock(&kptr_lock);
 		if (o) {
 			hr_obj_free(o->obj);
@@ -188,7 +303,7 @@ void hr_map_kptr_free_value(struct hr_map *map, void *value)
 
 void hr_map_kptrs_free(struct hr_map *map)
 {
-	struct kptr_own **p, *o;
+	struct kptr_own **p, *o, *gone = NULL;
 	unsigned int b;
 
 	if (!map->nkptrs)
@@ -202,11 +317,19 @@ void hr_map_kptrs_free(struct hr_map *map)
 				continue;
 			}
 			*p = o->next;
-			hr_obj_free(o->obj);
-			free(o);
+			owned_by(o->obj, NULL);
+			o->next = gone;
+			gone = o;
 		}
 	}
 	pthread_mutex_unlock(&kptr_lock);
+	/* Freed with the lock let go of: a per-CPU object's last
+	 * reference takes it (hr_obj_free). */
+	while ((o = gone)) {
+		gone = o->next;
+		hr_obj_free(o->obj);
+		free(o);
+	}
 }
 
 uint32_t hr_obj_size(void *obj)

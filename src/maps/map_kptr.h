@@ -22,6 +22,21 @@ void hr_obj_free(void *obj);
 bool hr_obj_acquire(void *obj);
 
 /*
+ * A per-CPU object (bpf_percpu_obj_new): @ncopies zeroed copies of @size
+ * bytes, kept apart from the object's own address, which reaches none
+ * of them; NULL when out of memory. It goes with its last reference
+ * (hr_obj_free), as the kernel's after an RCU grace period, so that a
+ * run that reached a copy keeps it to its end. hr_obj_percpu_get takes
+ * one more reference to the per-CPU object at @ptr when one is alive
+ * there and a kptr field owns it, or when @held (the caller holds one
+ * already); NULL otherwise, @ptr never read. hr_obj_percpu_copy is
+ * copy @cpu of @obj, NULL from its number of copies on.
+ */
+void *hr_obj_alloc_percpu(uint32_t size, uint32_t ncopies);
+void *hr_obj_percpu_get(uint64_t ptr, bool held);
+uint8_t *hr_obj_percpu_copy(void *obj, uint32_t cpu);
+
+/*
  * bpf_kptr_xchg on the kptr field @slot of a value of @map: the object
  * (with its size in *@old_size) the field owned is returned, and @obj
  * (of @size bytes, or NULL) is owned by the field instead, its address
@@ -38,7 +53,7 @@ void hr_map_kptr_free_value(struct hr_map *map, void *value);
 /* Every object a kptr field of @map owns is freed, as the map goes. */
 void hr_map_kptrs_free(struct hr_map *map);
 
-/* The size @obj was allocated with. */
+/* The size @obj was allocated with (of one copy, per-CPU). */
 uint32_t hr_obj_size(void *obj);
 
 /*

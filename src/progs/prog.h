@@ -126,6 +126,10 @@ struct hr_local_type {
 	bool alloc; /* a struct: bpf_obj_new may allocate it */
 	bool unmodelled;
 	bool refcounted; /* it has a struct bpf_refcount */
+	/* bpf_percpu_obj_new may allocate it: at most 512 bytes, of
+	 * scalars, without special fields (hr_ld_alloc_types says why
+	 * not). */
+	bool percpu;
 };
 
 struct hr_object {

@@ -107,6 +107,11 @@ static const struct {
 	  "allocated objects read and written past their end and after "
 	  "bpf_obj_drop, dropped twice and leaked, on purpose (the verifier "
 	  "refuses them); tests/helpers/test_obj.c checks each abort" },
+	{ "xdp_percpu_obj_forged.o",
+	  "per-CPU objects dropped twice, reached from the run's own "
+	  "reference or the stack, read past a copy and leaked, on purpose "
+	  "(the verifier refuses them); tests/helpers/test_percpu_obj.c "
+	  "checks each abort" },
 	{ "xdp_throw_cb.o",
 	  "bpf_throw from a bpf_loop callback, on purpose (the verifier "
 	  "refuses it); tests/helpers/test_throw.c checks that the run ends" },

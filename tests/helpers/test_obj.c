@@ -22,6 +22,7 @@
 #include "forged_runs.h"
 #include "harness.h"
 #include "headroom/headroom.h"
+#include "obj_cases.h"
 #include "oracle.h"
 #include "vm/vm.h"
 
@@ -170,11 +171,6 @@ struct kptr_rec {
 	uint64_t x, y;
 };
 
-struct kval {
-	uint64_t tag;
-	uint64_t p;
-};
-
 /* One run of @obj (xdp_kptr.o, xdp_list.o, whose records are alike):
  * @mode with a = @a, and the answers it must give. */
 static void rec_one(struct oracle *o, bool kernel, const char *obj,
@@ -208,68 +204,6 @@ static void kptr_one(struct oracle *o, bool kernel, const char *en,
 		y ? XDP_TX : XDP_PASS);
 }
 
-/* Element @key of kptrs set from user space on both sides (which frees
- * the object its kptr holds), or compared when @set is false. */
-static void kptr_elem(struct oracle *o, bool kernel, uint32_t key, bool set)
-{
-	struct hr_object *ho = oracle_headroom_object(o, "xdp_kptr.o");
-	struct hr_map *hm = ho ? hr_object_find_map(ho, "kptrs") : NULL;
-	struct bpf_object *ko = kernel ? oracle_kernel_object(o, "xdp_kptr.o") :
-					 NULL;
-	struct bpf_map *km = ko ? bpf_object__find_map_by_name(ko, "kptrs") :
-				  NULL;
-	struct kval hv = { .tag = 7, .p = 0x1234 }, kv = hv;
-
-	CHECK(hm && (!kernel || km), "kptrs map on both sides");
-	if (!hm || (kernel && !km))
-		return;
-	if (set) {
-		CHECK_EQ(hr_map_update_elem(hm, &key, &hv, 0), 0);
-		if (km)
-			CHECK_EQ(bpf_map__update_elem(km, &key, sizeof(key),
-						      &kv, sizeof(kv), 0),
-				 0);
-		return;
-	}
-	CHECK_EQ(hr_map_lookup_elem(hm, &key, &hv), 0);
-	/* check_and_init_map_value: user space reads a kptr as 0. */
-	CHECK(hv.p == 0, "headroom kptrs[%u].p reads %llx", key,
-	      (unsigned long long)hv.p);
-	if (km) {
-		CHECK_EQ(bpf_map__lookup_elem(km, &key, sizeof(key), &kv,
-					      sizeof(kv), 0),
-			 0);
-		CHECK(kv.tag == hv.tag && kv.p == hv.p,
-		      "kptrs[%u]: kernel %llx %llx, headroom %llx %llx", key,
-		      (unsigned long long)kv.tag, (unsigned long long)kv.p,
-		      (unsigned long long)hv.tag, (unsigned long long)hv.p);
-	}
-}
-
-/* hkptrs' element 1 deleted from user space on both sides, which frees
- * the object its kptr holds (-ENOENT when there is none). */
-static void kptr_hash_delete(struct oracle *o, bool kernel)
-{
-	struct hr_object *ho = oracle_headroom_object(o, "xdp_kptr.o");
-	struct hr_map *hm = ho ? hr_object_find_map(ho, "hkptrs") : NULL;
-	struct bpf_object *ko = kernel ? oracle_kernel_object(o, "xdp_kptr.o") :
-					 NULL;
-	struct bpf_map *km = ko ? bpf_object__find_map_by_name(ko, "hkptrs") :
-				  NULL;
-	uint32_t key = 1;
-	int hr, k;
-
-	CHECK(hm && (!kernel || km), "hkptrs map on both sides");
-	if (!hm)
-		return;
-	hr = hr_map_delete_elem(hm, &key);
-	if (km) {
-		k = bpf_map__delete_elem(km, &key, sizeof(key), 0);
-		CHECK(hr == (k ? -errno : 0), "hkptrs delete: %d, kernel %d",
-		      hr, k ? -errno : 0);
-	}
-}
-
 /* An object into kptrs[0] and out again, the one before it coming back;
  * one left in kptrs[1] that a user space update frees. The last
  * engine's stays there for the map's end to free (ASan). */
@@ -280,17 +214,17 @@ static void kptr_cases(struct oracle *o, bool kernel, const char *en)
 	kptr_one(o, kernel, en, 0, 0x200, 0, 0, 0x100 + 0x101);
 	kptr_one(o, kernel, en, 1, 0, 0, 0x200, 0);
 	kptr_one(o, kernel, en, 1, 0, 1, 0, 0);
-	kptr_elem(o, kernel, 1, true);
+	t_kptr_elem(o, kernel, "xdp_kptr.o", "kptrs", 1, true);
 	kptr_one(o, kernel, en, 2, 0x300, 2, 0, 0);
-	kptr_elem(o, kernel, 1, false);
-	kptr_elem(o, kernel, 1, true);
+	t_kptr_elem(o, kernel, "xdp_kptr.o", "kptrs", 1, false);
+	t_kptr_elem(o, kernel, "xdp_kptr.o", "kptrs", 1, true);
 	kptr_one(o, kernel, en, 2, 0x400, 2, 0, 0);
-	kptr_elem(o, kernel, 0, false);
-	kptr_elem(o, kernel, 1, false);
-	kptr_hash_delete(o, kernel);
+	t_kptr_elem(o, kernel, "xdp_kptr.o", "kptrs", 0, false);
+	t_kptr_elem(o, kernel, "xdp_kptr.o", "kptrs", 1, false);
+	t_kptr_delete(o, kernel, "xdp_kptr.o", "hkptrs", 1);
 	kptr_one(o, kernel, en, 3, 0x500, 2, 0, 0);
 	kptr_one(o, kernel, en, 3, 0x600, 0, 0, 0x500 + 0x501);
-	kptr_hash_delete(o, kernel);
+	t_kptr_delete(o, kernel, "xdp_kptr.o", "hkptrs", 1);
 	kptr_one(o, kernel, en, 3, 0x700, 2, 0, 0);
 }
 
@@ -372,30 +306,15 @@ static void misuse(void)
 /* The structs the loader refuses to allocate, each with its reason. */
 static void refused(void)
 {
-	static const struct {
-		const char *prog, *msg;
-	} cases[] = {
+	static const char *const cases[][2] = {
 		{ "obj_big", "bpf_obj_new type size (4089) is more than the "
 			     "allocator serves" },
 		{ "obj_wq", "not implemented yet: bpf_obj_new of struct "
 			    "wq_thing, whose bpf_wq field" },
 	};
-	char path[512], err[512];
-	size_t i;
 
-	t_prog_path("xdp_obj_refused.o", path, sizeof(path));
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		HR_OPTS(hr_object_open_opts, oo, .errbuf = err,
-			.errbuf_sz = sizeof(err), .only_prog = cases[i].prog);
-		struct hr_object *obj = NULL;
-		int ret;
-
-		err[0] = '\0';
-		ret = hr_object_open(path, &oo, &obj);
-		CHECK(ret < 0 && strstr(err, cases[i].msg), "%s: %d '%s'",
-		      cases[i].prog, ret, err);
-		hr_object_close(obj);
-	}
+	t_refused_loads("xdp_obj_refused.o", cases,
+			sizeof(cases) / sizeof(cases[0]));
 }
 
 int main(void)

@@ -147,6 +147,11 @@ static const struct {
 	  "user space reads the kernel's list head as the kernel addresses "
 	  "check_and_init_map_value's INIT_LIST_HEAD leaves in it: "
 	  "tests/helpers/test_obj.c compares every packet" },
+	{ "xdp_percpu_obj.o", T_KERNEL_STATE,
+	  "bpf_per_cpu_ptr answers NULL from the kernel's nr_cpu_ids on, "
+	  "headroom's from the CPUs its object opens with (one for headroom "
+	  "test): tests/helpers/test_percpu_obj.c compares every packet with "
+	  "the two matched" },
 	{ "xdp_stream.o", T_KERNEL_STATE,
 	  "a stream write is -ENOMEM where the kernel cannot allocate a "
 	  "stream element (this host's can never): "

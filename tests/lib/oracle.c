@@ -58,6 +58,7 @@ struct oracle {
 	int engine;
 	/* Entries for the maps objects leave to user space to size. */
 	unsigned int zero_size;
+	unsigned int ncpus; /* hr_object_open_opts.ncpus; 0: its default */
 	bool headroom_only;
 	struct oracle_result kres;
 	struct oracle_result hres;
@@ -111,6 +112,11 @@ void oracle_set_print_limit(struct oracle *o, unsigned int n)
 void oracle_size_zero_maps(struct oracle *o, unsigned int n)
 {
 	o->zero_size = n;
+}
+
+void oracle_set_ncpus(struct oracle *o, unsigned int n)
+{
+	o->ncpus = n;
 }
 
 static struct oracle_obj *get_obj(struct oracle *o, const char *name)
@@ -211,6 +217,7 @@ static int headroom_open(struct oracle *o, struct oracle_obj *ob)
 		return ob->herr;
 	}
 	obj_path(ob->name, path, sizeof(path));
+	opts.ncpus = o->ncpus;
 	opts.map_sizes = list;
 	opts.map_sizes_cnt =
 		zero_sized(path, o->zero_size, sizes, sizeof(sizes), list);

@@ -119,6 +119,10 @@ void oracle_set_print_limit(struct oracle *o, unsigned int n);
 /* Maps left for user space to size (max_entries 0) get @n entries on
  * both sides, as a tool's loader gives them (kernel_side.h). */
 void oracle_size_zero_maps(struct oracle *o, unsigned int n);
+/* headroom's objects opened from now on get @n possible CPUs
+ * (hr_object_open_opts.ncpus), the kernel's nr_cpu_ids for comparing
+ * what depends on it (per-CPU objects' copies). */
+void oracle_set_ncpus(struct oracle *o, unsigned int n);
 /* Without a kernel: oracle_check() runs headroom only and counts the
  * case as agreeing; the result is in oracle_headroom_result(). */
 void oracle_set_headroom_only(struct oracle *o, bool headroom_only);
