@@ -13,6 +13,9 @@
  *   3  as 0, into the element of hkptrs of key 1, made first when it is
  *      not there: test_obj then deletes it from user space, which frees
  *      the object
+ *   4  kptrs[0].p loaded as it is (the verifier's MEM_RCU load), its
+ *      object read (x = a) and written (b += the packet's a, y = b)
+ *      where the field keeps it; null = 4 when the field is empty
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -53,9 +56,9 @@ int xdp_kptr(struct xdp_md *ctx)
 
 	if ((void *)(r + 1) > data_end)
 		return XDP_DROP;
-	if (r->mode > 3)
+	if (r->mode > 4)
 		return XDP_ABORTED;
-	key = r->mode >= 2;
+	key = r->mode == 2 || r->mode == 3;
 	if (r->mode == 3) {
 		struct kval init = {};
 
@@ -66,6 +69,17 @@ int xdp_kptr(struct xdp_md *ctx)
 	}
 	if (!v)
 		return XDP_DROP;
+	if (r->mode == 4) {
+		t = v->p;
+		if (!t) {
+			r->null = 4;
+			return XDP_PASS;
+		}
+		r->x = t->a;
+		t->b += r->a;
+		r->y = t->b;
+		return XDP_PASS;
+	}
 	if (r->mode == 1) {
 		t = bpf_kptr_xchg(&v->p, NULL);
 		if (!t) {

@@ -3,9 +3,9 @@
  * A map whose values hold a __kptr to the including program's struct
  * thing, for the programs in progs/ that use bpf_kptr_xchg. clang 14
  * drops btf_type_tag from BTF, so the field's type is a typedef named
- * __tag_kptr, which scripts/btf-type-tags.py (run by the Makefile on
- * every program including this) turns into the type tag "kptr" clang 15
- * emits for `struct thing __kptr *`.
+ * __tag_kptr, which scripts/btf_type_tags.c (built and run by the
+ * Makefile on every program including this) turns into the type tag
+ * "kptr" clang 15 emits for `struct thing __kptr *`.
  */
 #ifndef HR_KPTR_H
 #define HR_KPTR_H

@@ -195,12 +195,17 @@ static uint64_t refcount_acquire_impl(uint64_t ptr, uint64_t meta, uint64_t r3,
 
 	/* The verifier takes a reference the program holds to a type with
 	 * a struct bpf_refcount, its own or not (a node of a list or tree
-	 * while the lock is held). */
+	 * while the lock is held, an object loaded from a kptr field). */
 	for (i = 0; i < run->nheld && !h; i++)
 		if ((run->held[i].drop == hr_obj_free ||
-		     run->held[i].drop == nonown) &&
+		     run->held[i].drop == nonown ||
+		     hr_obj_rcu_reached(&run->held[i])) &&
 		    run->held[i].start == ptr)
 			h = &run->held[i];
+	/* Loaded from a field and passed on before any access reached it. */
+	if (!h && !hr_obj_rcu_mem_check(run, ptr, 1) &&
+	    run->held[run->nheld - 1].start == ptr)
+		h = &run->held[run->nheld - 1];
 	if (!h || !hr_obj_acquire(h->obj)) {
 		hr_run_abort(run, HR_ABORT_HELPER_ARG, ptr);
 		return 0;

@@ -26,6 +26,7 @@
 #include "maps/map.h"
 #include "maps/map_impl.h"
 #include "maps/map_kptr.h"
+#include "vm/vm.h"
 
 #define KPTR_BUCKETS 1024
 
@@ -275,6 +276,57 @@ void *hr_map_kptr_xchg(struct hr_map *map, void *slot, void *obj, uint32_t size,
 	if (dropped)
 		hr_obj_free(dropped);
 	return old;
+}
+
+/* What a run's reach through a kptr field leaves it holding: the
+ * reference taken below (hr_obj_rcu_mem_check), let go of as it ends. */
+static void rcu_put(void *obj)
+{
+	hr_obj_free(obj);
+}
+
+/* Under kptr_lock: the object (not per-CPU) a kptr field owns that holds
+ * [@addr, @addr + @len), with a reference taken; NULL when none does. */
+static void *owned_holding(uintptr_t addr, uint32_t len)
+{
+	struct kptr_own *o;
+	unsigned int b;
+
+	for (b = 0; b < KPTR_BUCKETS; b++)
+		for (o = kptr_table[b]; o; o = o->next) {
+			uintptr_t lo = (uintptr_t)o->obj;
+
+			if (head_of(o->obj)->ncopies || addr < lo ||
+			    addr - lo > o->size || o->size - (addr - lo) < len)
+				continue;
+			return inc_not_zero(head_of(o->obj)) ? o->obj : NULL;
+		}
+	return NULL;
+}
+
+int hr_obj_rcu_mem_check(struct hr_run *run, uintptr_t addr, uint32_t len)
+{
+	void *obj;
+
+	if (run->nheld >= HR_MAX_HELD_RECORDS)
+		return -1;
+	pthread_mutex_lock(&kptr_lock);
+	obj = owned_holding(addr, len);
+	pthread_mutex_unlock(&kptr_lock);
+	if (!obj)
+		return -1;
+	run->held[run->nheld++] = (struct hr_held_rec){
+		.start = (uintptr_t)obj,
+		.end = (uintptr_t)obj + hr_obj_size(obj),
+		.drop = rcu_put,
+		.obj = obj,
+	};
+	return 0;
+}
+
+bool hr_obj_rcu_reached(const struct hr_held_rec *h)
+{
+	return h->drop == rcu_put;
 }
 
 void hr_map_kptr_free_value(struct hr_map *map, void *value)

@@ -10,6 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct hr_held_rec;
+struct hr_run;
+
 struct hr_map;
 
 /* A zeroed object of @size bytes with one reference (NULL when out of
@@ -46,6 +49,21 @@ uint8_t *hr_obj_percpu_copy(void *obj, uint32_t cpu);
  */
 void *hr_map_kptr_xchg(struct hr_map *map, void *slot, void *obj, uint32_t size,
 		       uint32_t *old_size);
+
+/*
+ * A run's access to [@addr, @addr + @len) through a pointer it loaded
+ * from a kptr field (v->p->a): the verifier types such a load, in the
+ * RCU section every non-sleepable program runs in, MEM_RCU
+ * (btf_ld_kptr_type), and the program reads and writes the object while
+ * bpf_mem_alloc keeps it alive past a concurrent drop. The memory check
+ * asks here last: when an object a field owns holds those bytes, the run
+ * holds a reference to it until it ends (the grace period's stand-in)
+ * and may touch all of it; 0, or -1 when none does (or no room is left).
+ */
+int hr_obj_rcu_mem_check(struct hr_run *run, uintptr_t addr, uint32_t len);
+/* Whether @h is such a reach (which bpf_refcount_acquire takes, as the
+ * kernel takes a MEM_RCU pointer of a refcounted type). */
+bool hr_obj_rcu_reached(const struct hr_held_rec *h);
 
 /* bpf_obj_free_fields for the kptrs of @value of @map: the objects its
  * fields own are freed and the fields zeroed. */

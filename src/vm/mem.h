@@ -9,6 +9,7 @@
 #include "vm/vm.h"
 
 int hr_map_registry_mem_check(uintptr_t addr, uint32_t len, bool write);
+int hr_obj_rcu_mem_check(struct hr_run *run, uintptr_t addr, uint32_t len);
 
 /* Lowest stack byte frame @depth and its callers may touch. */
 static inline uintptr_t hr_stack_lo(const struct hr_run *run,
@@ -50,6 +51,7 @@ static inline enum hr_abort
 hr_mem_check(const struct hr_run *run, uintptr_t addr, uint32_t len, bool write)
 {
 	const struct hr_vm_prog *vm = run->vm;
+	enum hr_abort why;
 	unsigned int i;
 
 	if (hr_in(addr, len, hr_stack_lo(run, run->depth), hr_stack_hi(run)))
@@ -86,8 +88,15 @@ hr_mem_check(const struct hr_run *run, uintptr_t addr, uint32_t len, bool write)
 			return HR_ABORT_RDONLY;
 		return HR_ABORT_NONE;
 	}
-	/* Inner maps of map-in-map, reached through another map. */
-	return (enum hr_abort)hr_map_registry_mem_check(addr, len, write);
+	/* Inner maps of map-in-map, reached through another map; then an
+	 * object a kptr field owns, reached through it (RCU), which the run
+	 * records among what it holds: every run is its caller's own, const
+	 * here only for the checks above. */
+	why = (enum hr_abort)hr_map_registry_mem_check(addr, len, write);
+	if (why != HR_ABORT_NONE &&
+	    !hr_obj_rcu_mem_check((struct hr_run *)run, addr, len))
+		return HR_ABORT_NONE;
+	return why;
 }
 
 #endif /* HR_VM_MEM_H */

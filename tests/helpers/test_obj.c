@@ -212,7 +212,12 @@ static void kptr_cases(struct oracle *o, bool kernel, const char *en)
 	kptr_one(o, kernel, en, 1, 0, 1, 0, 0);
 	kptr_one(o, kernel, en, 0, 0x100, 2, 0, 0);
 	kptr_one(o, kernel, en, 0, 0x200, 0, 0, 0x100 + 0x101);
-	kptr_one(o, kernel, en, 1, 0, 0, 0x200, 0);
+	/* Through the field, in place: read, written, read again. */
+	rec_one(o, kernel, "xdp_kptr.o", en, 4, 5, 0, 0x200, 0x206, XDP_PASS);
+	rec_one(o, kernel, "xdp_kptr.o", en, 4, 7, 0, 0x200, 0x20d, XDP_PASS);
+	kptr_one(o, kernel, en, 0, 0x300, 0, 0, 0x200 + 0x20d);
+	kptr_one(o, kernel, en, 1, 0, 0, 0x300, 0);
+	rec_one(o, kernel, "xdp_kptr.o", en, 4, 5, 4, 0, 0, XDP_PASS);
 	kptr_one(o, kernel, en, 1, 0, 1, 0, 0);
 	t_kptr_elem(o, kernel, "xdp_kptr.o", "kptrs", 1, true);
 	kptr_one(o, kernel, en, 2, 0x300, 2, 0, 0);

@@ -14,6 +14,11 @@
  * space overwrote the element, which lets go of the field's object. The
  * run holds a reference to it with the copy (the kernel's RCU grace
  * period), so it reads its 42 every time.
+ *
+ * And for an object reached through its __kptr field and read in place
+ * (progs/helpers/xdp_kptr_race.bpf.c): its first access through the
+ * field takes that reference, so the overwrite frees nothing the run
+ * still reads.
  */
 #include <pthread.h>
 #include <linux/bpf.h>
@@ -98,6 +103,7 @@ int main(void)
 	static const struct race_case races[] = {
 		{ "xdp_list_race.o", "list_race", "lists" },
 		{ "xdp_percpu_race.o", "pc_race", "pcpu" },
+		{ "xdp_kptr_race.o", "kptr_race", "kptrs" },
 	};
 	char path[4096];
 	struct hr_object *obj;
