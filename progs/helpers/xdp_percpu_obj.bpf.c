@@ -89,11 +89,8 @@ static void read_copies(struct pval *v, struct pc_rec *r)
 		r->y = c->b;
 }
 
-SEC("xdp")
-int xdp_percpu_obj(struct xdp_md *ctx)
+static __always_inline int percpu_obj(void *data, void *data_end)
 {
-	void *data = (void *)(long)ctx->data;
-	void *data_end = (void *)(long)ctx->data_end;
 	struct pc_rec *r = data + 14;
 	struct val *p;
 	struct pval *v;
@@ -139,6 +136,21 @@ int xdp_percpu_obj(struct xdp_md *ctx)
 		return XDP_PASS;
 	bpf_percpu_obj_drop(p);
 	return XDP_TX;
+}
+
+SEC("xdp")
+int xdp_percpu_obj(struct xdp_md *ctx)
+{
+	return percpu_obj((void *)(long)ctx->data, (void *)(long)ctx->data_end);
+}
+
+/* The same cases in a tc program, which the kernel offers the same
+ * kfuncs and helpers; its returns are the same numbers (a test run
+ * hands them back as they are). */
+SEC("tc")
+int tc_percpu_obj(struct __sk_buff *skb)
+{
+	return percpu_obj((void *)(long)skb->data, (void *)(long)skb->data_end);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * bpf_percpu_obj_new and bpf_percpu_obj_drop with a __percpu_kptr field
- * (progs/helpers/xdp_percpu_obj.bpf.c): objects swapped into and out of
+ * (progs/helpers/xdp_percpu_obj.bpf.c, in its XDP program and then its tc
+ * twin on the same maps): objects swapped into and out of
  * an array's field, each copy written and read back through
  * bpf_per_cpu_ptr (NULL past the last possible CPU) and
  * bpf_this_cpu_ptr, the field's object freed by a user space overwrite
@@ -51,6 +52,8 @@ struct pc_rec {
 static const char *const engine_names[] = { "interp", "jit", "jit-checked" };
 
 static uint8_t pkt[14 + sizeof(struct pc_rec) + 8];
+/* The program the cases run: the XDP one, or its tc twin. */
+static const char *prog = "xdp_percpu_obj";
 /* The kernel's possible CPUs, headroom's objects' too. */
 static unsigned int ncpus;
 
@@ -60,7 +63,9 @@ static unsigned int ncpus;
 static uint32_t pc_run(struct oracle *o, const char *en, uint32_t mode,
 		       uint64_t a, struct pc_rec *out)
 {
-	struct oracle_case c = { .obj = OBJ, .data = pkt, .size = sizeof(pkt) };
+	struct oracle_case c = {
+		.obj = OBJ, .prog = prog, .data = pkt, .size = sizeof(pkt)
+	};
 	struct pc_rec in = { .mode = mode, .a = a };
 	const struct oracle_result *r;
 	char label[80];
@@ -68,7 +73,7 @@ static uint32_t pc_run(struct oracle *o, const char *en, uint32_t mode,
 
 	memset(pkt, 0, sizeof(pkt));
 	memcpy(pkt + 14, &in, sizeof(in));
-	snprintf(label, sizeof(label), "%s percpu mode %u a %llx", en, mode,
+	snprintf(label, sizeof(label), "%s %s mode %u a %llx", en, prog, mode,
 		 (unsigned long long)a);
 	ret = oracle_check(o, &c, label);
 	CHECK(ret == 1, "%s: %s (%d)", label,
@@ -174,6 +179,16 @@ static void cases(struct oracle *o, bool kernel, size_t e)
 	store(o, en, 4, 0x900 + e, false);
 	if (e < 2)
 		t_kptr_delete(o, kernel, OBJ, "hpcpu", 1);
+	/* The tc twin on the same maps: what the XDP program left in
+	 * pcpu[0] read, replaced and read; one left for the next engine. */
+	prog = "tc_percpu_obj";
+	read_back(o, en, 0x300 + e);
+	take(o, en, true);
+	store(o, en, 0, 0x1000 + e, false);
+	read_back(o, en, 0x1000 + e);
+	store(o, en, 0, 0x1100 + e, true);
+	read_back(o, en, 0x1100 + e);
+	prog = "xdp_percpu_obj";
 }
 
 static const struct t_forged forged[] = {
