@@ -95,6 +95,13 @@ void hr_check_from_load_error(const char *err, bool xdp,
 		 * type, worded as check_kfunc_args words it. */
 		res->verdict = HR_CHECK_REJECT;
 		snprintf(res->reason, sizeof(res->reason), "%s", p + end);
+	} else if (!strncmp(p, "bpf_obj_new type size (", 23) ||
+		   !strncmp(p, "bpf_percpu_obj_new type ", 24) ||
+		   !strncmp(p, "bpf_obj_new/bpf_percpu_obj_new type ID ", 39)) {
+		/* loader/alloc_types.c refuses the struct an object would be
+		 * allocated as in check_kfunc_call's words and rules. */
+		res->verdict = HR_CHECK_REJECT;
+		snprintf(res->reason, sizeof(res->reason), "%s", p);
 	} else if (sscanf(p, "helper %63s (id %d) is not available", name,
 			  &id) == 2 &&
 		   hr_check_helper_wrong_type(xdp, id)) {
