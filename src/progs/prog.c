@@ -33,10 +33,11 @@ static int resolve_helper(struct hr_prog *prog, uint32_t pc, char *err,
 		snprintf(err, errsz,
 			 "insn %u: helper %s (id %d) is not available to %s "
 			 "programs in headroom%s%s",
-			 pc, name, id, prog->type->name, why ? ": " : "",
-			 why ? why : "");
+			 hr_prog_orig_pc(prog, pc), name, id, prog->type->name,
+			 why ? ": " : "", why ? why : "");
 	else
-		snprintf(err, errsz, "insn %u: unknown helper id %d", pc, id);
+		snprintf(err, errsz, "insn %u: unknown helper id %d",
+			 hr_prog_orig_pc(prog, pc), id);
 	return -EINVAL;
 }
 
@@ -60,7 +61,7 @@ static int resolve_calls(struct hr_prog *prog, char *err, size_t errsz)
 				return ret;
 		} else if (insn->src == HR_CALL_KFUNC && !prog->calls[pc]) {
 			snprintf(err, errsz, "insn %u: unresolved kfunc call",
-				 pc);
+				 hr_prog_orig_pc(prog, pc));
 			return -EINVAL;
 		}
 	}
@@ -92,7 +93,7 @@ static int claim_prog_arrays(struct hr_prog *prog, char *err, size_t errsz)
 			 "section '%s' insn %u: PROG_ARRAY '%s' holds programs "
 			 "of another type, attach type or frags flag (the "
 			 "kernel's bpf_prog_map_compatible)",
-			 prog->sec, pc - 1, map->name);
+			 prog->sec, hr_prog_orig_pc(prog, pc - 1), map->name);
 		return -EINVAL;
 	}
 	return 0;
@@ -117,7 +118,8 @@ int hr_prog_finalize(struct hr_prog *prog, char *err, size_t errsz)
 	ret = hr_prog_validate(prog->insns, prog->cnt, &bad_pc, &what);
 	if (ret) {
 		snprintf(err, errsz, "section '%s' insn %u: %s", prog->sec,
-			 bad_pc, what ? what : "invalid instruction");
+			 hr_prog_orig_pc(prog, bad_pc),
+			 what ? what : "invalid instruction");
 		return ret;
 	}
 	ret = resolve_calls(prog, why, sizeof(why));

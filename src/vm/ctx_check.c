@@ -158,14 +158,15 @@ static int check_access(struct ctx_checker *c, uint32_t pc, int32_t base,
 		snprintf(c->err, c->errsz,
 			 "insn %u: atomic operation on the context in R%u is "
 			 "not allowed",
-			 pc, (unsigned int)insn->dst);
+			 hr_prog_orig_pc(c->prog, pc), (unsigned int)insn->dst);
 		return -EACCES;
 	}
 	if (c->type->ctx_access(c->prog, off, size, write))
 		return 0;
 	snprintf(c->err, c->errsz,
-		 "insn %u: invalid bpf_context access off=%d size=%d (%s)", pc,
-		 off, size, write ? "write" : "read");
+		 "insn %u: invalid bpf_context access off=%d size=%d (%s)",
+		 hr_prog_orig_pc(c->prog, pc), off, size,
+		 write ? "write" : "read");
 	return -EACCES;
 }
 
