@@ -28,11 +28,19 @@ struct hr_pcapng_writer {
 	char *path;
 	bool ng;
 	bool failed; /* an error was printed: say it once */
-	pthread_mutex_t lock;
 	uint64_t count;
 };
 
 static pthread_once_t wtap_once = PTHREAD_ONCE_INIT;
+/*
+ * wsutil keeps one process-wide pool of small buffers (ws_buffer_init and
+ * ws_buffer_free, under every wtap_rec_init, wtap_rec_cleanup and dumper)
+ * in a GPtrArray without a lock: workers writing to sinks at once broke
+ * it (GLib's ptr_array_remove_index assertion, then ws_buffer_init's,
+ * and an abort). Every call into wiretap here holds this lock; it is
+ * recursive because a reader's callback may write.
+ */
+static pthread_mutex_t wtap_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 static void wtap_setup(void)
 {
@@ -82,8 +90,10 @@ int hr_pcapng_open(const char *path, enum hr_pcapng_format fmt,
 	params.tsprec = WTAP_TSPREC_NSEC;
 	/* Without interface blocks given, wiretap makes the one IDB of
 	 * params.encap itself. */
+	pthread_mutex_lock(&wtap_lock);
 	w->d = wtap_dump_open(path, type, WTAP_UNCOMPRESSED, &params, &err,
 			      &info);
+	pthread_mutex_unlock(&wtap_lock);
 	if (!w->d) {
 		fprintf(stderr, "headroom: %s: %s\n", path,
 			wtap_why(err, info));
@@ -93,7 +103,6 @@ int hr_pcapng_open(const char *path, enum hr_pcapng_format fmt,
 		return err > 0 ? -err : -EIO;
 	}
 	g_free(info);
-	pthread_mutex_init(&w->lock, NULL);
 	*out = w;
 	return 0;
 }
@@ -128,6 +137,7 @@ int hr_pcapng_write(struct hr_pcapng_writer *w, const struct hr_pcapng_rec *r)
 		ts = (uint64_t)now.tv_sec * 1000000000ull +
 		     (uint64_t)now.tv_nsec;
 	}
+	pthread_mutex_lock(&wtap_lock);
 	wtap_rec_init(&rec);
 	rec.rec_type = REC_TYPE_PACKET;
 	rec.presence_flags = WTAP_HAS_TS | WTAP_HAS_CAP_LEN;
@@ -141,7 +151,6 @@ int hr_pcapng_write(struct hr_pcapng_writer *w, const struct hr_pcapng_rec *r)
 		rec.presence_flags |= WTAP_HAS_INTERFACE_ID;
 		rec_options(&rec, r);
 	}
-	pthread_mutex_lock(&w->lock);
 	if (!wtap_dump(w->d, &rec, r->data, &err, &info)) {
 		if (!w->failed)
 			fprintf(stderr, "headroom: %s: packet %llu: %s\n",
@@ -152,9 +161,9 @@ int hr_pcapng_write(struct hr_pcapng_writer *w, const struct hr_pcapng_rec *r)
 	} else {
 		w->count++;
 	}
-	pthread_mutex_unlock(&w->lock);
 	g_free(info);
 	wtap_rec_cleanup(&rec);
+	pthread_mutex_unlock(&wtap_lock);
 	return ret;
 }
 
@@ -170,9 +179,9 @@ uint64_t hr_pcapng_count(struct hr_pcapng_writer *w)
 {
 	uint64_t n;
 
-	pthread_mutex_lock(&w->lock);
+	pthread_mutex_lock(&wtap_lock);
 	n = w->count;
-	pthread_mutex_unlock(&w->lock);
+	pthread_mutex_unlock(&wtap_lock);
 	return n;
 }
 
@@ -183,13 +192,14 @@ int hr_pcapng_close(struct hr_pcapng_writer *w)
 
 	if (!w)
 		return 0;
+	pthread_mutex_lock(&wtap_lock);
 	if (!wtap_dump_close(w->d, NULL, &err, &info)) {
 		fprintf(stderr, "headroom: %s: %s\n", w->path,
 			wtap_why(err, info));
 		ret = -EIO;
 	}
 	g_free(info);
-	pthread_mutex_destroy(&w->lock);
+	pthread_mutex_unlock(&wtap_lock);
 	free(w->path);
 	free(w);
 	return ret;
@@ -245,8 +255,10 @@ int hr_pcapng_each(const char *path,
 	wtap *wth;
 
 	pthread_once(&wtap_once, wtap_setup);
+	pthread_mutex_lock(&wtap_lock);
 	wth = wtap_open_offline(path, WTAP_TYPE_AUTO, &err, &info, FALSE);
 	if (!wth) {
+		pthread_mutex_unlock(&wtap_lock);
 		fprintf(stderr, "headroom: %s: %s\n", path,
 			err > 0 ? strerror(err) : wtap_why(err, info));
 		g_free(info);
@@ -254,6 +266,7 @@ int hr_pcapng_each(const char *path,
 	}
 	wtap_rec_init(&rec);
 	ws_buffer_init(&buf, 2048);
+	/* Held throughout: the callback runs under it too (recursive). */
 	while (wtap_read(wth, &rec, &buf, &err, &info, &offset)) {
 		if (rec.rec_type != REC_TYPE_PACKET) {
 			wtap_rec_reset(&rec);
@@ -276,5 +289,6 @@ int hr_pcapng_each(const char *path,
 	ws_buffer_free(&buf);
 	wtap_rec_cleanup(&rec);
 	wtap_close(wth);
+	pthread_mutex_unlock(&wtap_lock);
 	return ret;
 }
